@@ -1,0 +1,45 @@
+# Warden build. `make build` and `make test` fetch the pinned QuickJS wasm
+# when it is missing; `make wasm` fetches it on its own.
+
+GO       ?= go
+WASM     := child/engine/wasm/quickjs.wasm
+WASM_PKG := $(shell sed -n 's/^const WasmPackage = "\(.*\)"/\1/p' child/engine/wasm.go)
+WASM_SHA := $(shell sed -n 's/^const WasmSHA256 = "\(.*\)"/\1/p' child/engine/wasm.go)
+TEST_FLAGS ?= -count=1 -timeout 20m
+
+.PHONY: build test wasm proto bench vet clean
+
+build: $(WASM)
+	$(GO) build -o bin/warden ./cmd/warden
+
+# The test command the README gives and .ci/run calls.
+test: $(WASM) build
+	$(GO) vet ./...
+	$(GO) test $(TEST_FLAGS) ./...
+
+$(WASM):
+	@$(MAKE) --no-print-directory wasm
+
+# Fetch quickjs.wasm with the ordinary npm client and check its SHA-256
+# against the constant in child/engine/wasm.go.
+wasm:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "fetching $(WASM_PKG) with npm pack"; \
+	(cd "$$tmp" && npm pack --silent "$(WASM_PKG)" >/dev/null && tar xzf *.tgz package/quickjs.wasm); \
+	got=$$(sha256sum "$$tmp/package/quickjs.wasm" | cut -d' ' -f1); \
+	if [ "$$got" != "$(WASM_SHA)" ]; then \
+		echo "quickjs.wasm sha256 mismatch: got $$got, want $(WASM_SHA)" >&2; exit 1; fi; \
+	mkdir -p $(dir $(WASM)); cp "$$tmp/package/quickjs.wasm" $(WASM); \
+	echo "$(WASM) ok (sha256 $$got)"
+
+proto:
+	./ipc/generate.sh
+
+bench: $(WASM)
+	$(GO) test -run '^$$' -bench . -benchtime 20x -count 5 ./child/engine/
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

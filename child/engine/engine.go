@@ -1,0 +1,190 @@
+// Package engine runs one Warden execution in a fresh QuickJS WebAssembly
+// instance hosted by wazero.
+//
+// An Engine compiles the pinned QuickJS module once per process (with the
+// optimizing compiler and an optional file compilation cache) and hands
+// out VMs: one instance each, initialised and ready, used for exactly one
+// Run and then closed. The module gets only the imports it needs (six
+// WASI functions implemented here without a filesystem, and the host
+// callbacks), and its linear memory has a hard maximum derived from the
+// memory limit.
+//
+// Inside a supervised child the engine runs with CloseOnContextDone off:
+// the interrupt handler stops JS at the deadline and the supervisor's
+// SIGKILL bounds slow C builtins. Whenever the engine runs in-process with
+// nothing above it, turn CloseOnContextDone on, so that nothing can run
+// unbounded (it costs 3.5-5x on hot loops; see QUICKJS-WASM.md).
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+// Config configures an Engine. The zero value is usable: embedded module,
+// no file cache, CloseOnContextDone off, contract default limits and caps.
+type Config struct {
+	// CacheDir is the wazero file compilation cache directory. Empty means
+	// compile in memory every time the process starts.
+	CacheDir string
+	// CloseOnContextDone makes wazero abort guest code when the
+	// execution's context ends, even inside a slow C builtin. Turn it on
+	// when nothing above the engine can kill it.
+	CloseOnContextDone bool
+	// Interpreter selects wazero's interpreter instead of the optimizing
+	// compiler. Only for tests and platforms without the compiler.
+	Interpreter bool
+	// Defaults and Caps bound requests; zero values take contract.DefaultLimits
+	// and contract.DefaultCaps.
+	Defaults contract.Limits
+	Caps     contract.Limits
+	// Logger receives engine diagnostics (never guest output). Nil
+	// discards them.
+	Logger *slog.Logger
+}
+
+// Engine holds the compiled QuickJS module. It is safe for concurrent use;
+// each VM it returns is not.
+type Engine struct {
+	cfg   Config
+	cache wazero.CompilationCache
+
+	mu       sync.Mutex
+	runtimes map[runtimeKey]*moduleRuntime
+	closed   bool
+}
+
+// runtimeKey picks a wazero runtime: the linear-memory page cap is a
+// runtime setting, so there is one runtime per memory profile.
+type runtimeKey struct {
+	maxPages uint32
+}
+
+type moduleRuntime struct {
+	runtime  wazero.Runtime
+	compiled wazero.CompiledModule
+}
+
+// New validates cfg and compiles the module for the default memory limit.
+func New(ctx context.Context, cfg Config) (*Engine, error) {
+	if err := checkWasm(embeddedWasm); err != nil {
+		return nil, err
+	}
+	if cfg.Defaults == (contract.Limits{}) {
+		cfg.Defaults = contract.DefaultLimits
+	}
+	if cfg.Caps == (contract.Limits{}) {
+		cfg.Caps = contract.DefaultCaps
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if _, _, err := contract.Resolve(contract.Limits{}, cfg.Defaults, cfg.Caps); err != nil {
+		return nil, fmt.Errorf("engine: invalid default limits: %w", err)
+	}
+	e := &Engine{cfg: cfg, runtimes: map[runtimeKey]*moduleRuntime{}}
+	if cfg.CacheDir != "" {
+		cache, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("engine: open compilation cache %s: %w", cfg.CacheDir, err)
+		}
+		e.cache = cache
+	} else {
+		e.cache = wazero.NewCompilationCache()
+	}
+	if _, err := e.runtimeFor(ctx, cfg.Defaults.MemoryBytes); err != nil {
+		e.Close(ctx)
+		return nil, err
+	}
+	return e, nil
+}
+
+// Limits resolves requested limits against the engine's defaults and caps.
+func (e *Engine) Limits(requested contract.Limits) (contract.Limits, []string, error) {
+	return contract.Resolve(requested, e.cfg.Defaults, e.cfg.Caps)
+}
+
+// maxPagesFor derives the linear-memory cap from the QuickJS memory limit:
+// the 1 MiB shadow stack and static data below the heap, the limit
+// itself, and headroom so that QuickJS's own limit (a clean, uncatchable
+// out-of-memory) trips before malloc fails on the page cap.
+func maxPagesFor(memoryBytes int64) uint32 {
+	const page = 65536
+	total := memoryBytes + memoryBytes/4 + 4<<20
+	return uint32((total + page - 1) / page)
+}
+
+func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRuntime, error) {
+	key := runtimeKey{maxPages: maxPagesFor(memoryBytes)}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, errors.New("engine: closed")
+	}
+	if mr, ok := e.runtimes[key]; ok {
+		return mr, nil
+	}
+	var rc wazero.RuntimeConfig
+	if e.cfg.Interpreter {
+		rc = wazero.NewRuntimeConfigInterpreter()
+	} else {
+		rc = wazero.NewRuntimeConfigCompiler()
+	}
+	rc = rc.WithCompilationCache(e.cache).
+		WithMemoryLimitPages(key.maxPages).
+		WithCloseOnContextDone(e.cfg.CloseOnContextDone)
+	r := wazero.NewRuntimeWithConfig(ctx, rc)
+	if err := instantiateHostModules(ctx, r); err != nil {
+		r.Close(ctx)
+		return nil, err
+	}
+	compiled, err := r.CompileModule(ctx, embeddedWasm)
+	if err != nil {
+		r.Close(ctx)
+		return nil, fmt.Errorf("engine: compile QuickJS module: %w", err)
+	}
+	mr := &moduleRuntime{runtime: r, compiled: compiled}
+	e.runtimes[key] = mr
+	return mr, nil
+}
+
+// Close releases every runtime. VMs still open become unusable.
+func (e *Engine) Close(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	var errs []error
+	for _, mr := range e.runtimes {
+		errs = append(errs, mr.runtime.Close(ctx))
+	}
+	if e.cache != nil {
+		errs = append(errs, e.cache.Close(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// Execute runs one request on a fresh VM: the in-process path.
+func (e *Engine) Execute(ctx context.Context, req contract.Request, opts RunOptions) contract.Result {
+	limits, clamped, err := e.Limits(req.Limits)
+	if err != nil {
+		return contract.Fail(err, limits)
+	}
+	vm, err := e.NewVM(ctx, limits.MemoryBytes)
+	if err != nil {
+		return contract.Fail(contract.Errorf(contract.SandboxError, "start engine: %v", err), limits)
+	}
+	defer vm.Close(context.WithoutCancel(ctx))
+	res := vm.Run(ctx, req, opts)
+	res.Clamped = clamped
+	return res
+}

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// WASI errno values the shim returns.
+const (
+	errnoSuccess = 0
+	errnoBadf    = 8
+	errnoInval   = 28
+	errnoNosys   = 52
+)
+
+// maxEngineOutput bounds what the module may write to its stdout/stderr
+// (QuickJS only writes there on internal errors); it never reaches the
+// host's own descriptors.
+const maxEngineOutput = 64 << 10
+
+type vmKey struct{}
+
+func vmFrom(ctx context.Context) *VM {
+	vm, _ := ctx.Value(vmKey{}).(*VM)
+	return vm
+}
+
+const (
+	i32 = api.ValueTypeI32
+	i64 = api.ValueTypeI64
+)
+
+// instantiateHostModules gives the runtime exactly the imports the
+// QuickJS module declares and nothing more: no filesystem, sockets,
+// environment, arguments or real stdio.
+func instantiateHostModules(ctx context.Context, r wazero.Runtime) error {
+	env := r.NewHostModuleBuilder("env")
+	fn := func(b wazero.HostModuleBuilder, name string, f api.GoModuleFunc, params, results []api.ValueType) {
+		b.NewFunctionBuilder().WithGoModuleFunction(f, params, results).Export(name)
+	}
+	fn(env, "host_call", hostCall, []api.ValueType{i32, i32, i32, i32, i32}, []api.ValueType{i32})
+	fn(env, "host_interrupt", hostInterrupt, nil, []api.ValueType{i32})
+	fn(env, "host_promise_rejection", hostPromiseRejection, []api.ValueType{i32, i32, i32}, nil)
+	fn(env, "host_module_normalize", hostModuleNormalize, []api.ValueType{i32, i32}, []api.ValueType{i32})
+	fn(env, "host_module_load", hostModuleLoad, []api.ValueType{i32, i32}, []api.ValueType{i32})
+	fn(env, "host_get_timezone_offset", hostTimezoneOffset, []api.ValueType{i32, i32}, []api.ValueType{i32})
+	if _, err := env.Instantiate(ctx); err != nil {
+		return err
+	}
+	wasi := r.NewHostModuleBuilder("wasi_snapshot_preview1")
+	fn(wasi, "clock_time_get", wasiClockTimeGet, []api.ValueType{i32, i64, i32}, []api.ValueType{i32})
+	fn(wasi, "fd_write", wasiFdWrite, []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32})
+	fn(wasi, "fd_fdstat_get", wasiFdFdstatGet, []api.ValueType{i32, i32}, []api.ValueType{i32})
+	fn(wasi, "fd_close", wasiFdClose, []api.ValueType{i32}, []api.ValueType{i32})
+	fn(wasi, "fd_seek", wasiFdSeek, []api.ValueType{i32, i64, i32, i32}, []api.ValueType{i32})
+	fn(wasi, "random_get", wasiRandomGet, []api.ValueType{i32, i32}, []api.ValueType{i32})
+	_, err := wasi.Instantiate(ctx)
+	return err
+}
+
+// hostCall is the trampoline target for every host function the prelude
+// was given. It never runs guest code: arguments must already be strings,
+// and it answers with a new string or a thrown error.
+func hostCall(ctx context.Context, mod api.Module, stack []uint64) {
+	vm := vmFrom(ctx)
+	namePtr, nameLen := uint32(stack[0]), uint32(stack[1])
+	argc, argv := uint32(stack[3]), uint32(stack[4])
+	if vm == nil {
+		stack[0] = 0
+		return
+	}
+	stack[0] = uint64(vm.dispatch(ctx, namePtr, nameLen, argc, argv))
+}
+
+func hostInterrupt(ctx context.Context, mod api.Module, stack []uint64) {
+	vm := vmFrom(ctx)
+	if vm != nil && vm.shouldInterrupt(ctx) {
+		stack[0] = 1
+		return
+	}
+	stack[0] = 0
+}
+
+// hostPromiseRejection is only called when a rejection handler is
+// registered; Warden registers none, but free the values if it ever is.
+func hostPromiseRejection(ctx context.Context, mod api.Module, stack []uint64) {
+	if vm := vmFrom(ctx); vm != nil {
+		vm.freeValue(ctx, uint32(stack[0]))
+		vm.freeValue(ctx, uint32(stack[1]))
+	}
+}
+
+func hostModuleNormalize(ctx context.Context, mod api.Module, stack []uint64) {
+	vm := vmFrom(ctx)
+	if vm == nil {
+		stack[0] = 0
+		return
+	}
+	stack[0] = uint64(vm.normalizeModule(ctx, uint32(stack[0]), uint32(stack[1])))
+}
+
+func hostModuleLoad(ctx context.Context, mod api.Module, stack []uint64) {
+	vm := vmFrom(ctx)
+	if vm == nil {
+		stack[0] = 0
+		return
+	}
+	stack[0] = uint64(vm.loadModule(ctx, uint32(stack[0]), uint32(stack[1])))
+}
+
+// hostTimezoneOffset pins the sandbox to UTC: the host's zone is not the
+// guest's business, and it keeps results reproducible.
+func hostTimezoneOffset(ctx context.Context, mod api.Module, stack []uint64) {
+	stack[0] = 0
+}
+
+func wasiClockTimeGet(ctx context.Context, mod api.Module, stack []uint64) {
+	clockID, resultPtr := uint32(stack[0]), uint32(stack[2])
+	var ns int64
+	switch clockID {
+	case 0: // realtime
+		ns = time.Now().UnixNano()
+	case 1: // monotonic
+		ns = int64(time.Since(processStart)) + 1
+	default:
+		stack[0] = errnoInval
+		return
+	}
+	if !mod.Memory().WriteUint64Le(resultPtr, uint64(ns)) {
+		stack[0] = errnoInval
+		return
+	}
+	stack[0] = errnoSuccess
+}
+
+var processStart = time.Now()
+
+func wasiFdWrite(ctx context.Context, mod api.Module, stack []uint64) {
+	fd, iovs, iovsLen, nwrittenPtr := uint32(stack[0]), uint32(stack[1]), uint32(stack[2]), uint32(stack[3])
+	if fd != 1 && fd != 2 {
+		stack[0] = errnoBadf
+		return
+	}
+	mem := mod.Memory()
+	vm := vmFrom(ctx)
+	var total uint32
+	for i := uint32(0); i < iovsLen; i++ {
+		p, ok1 := mem.ReadUint32Le(iovs + i*8)
+		n, ok2 := mem.ReadUint32Le(iovs + i*8 + 4)
+		if !ok1 || !ok2 {
+			stack[0] = errnoInval
+			return
+		}
+		b, ok := mem.Read(p, n)
+		if !ok {
+			stack[0] = errnoInval
+			return
+		}
+		if vm != nil && len(vm.engineOutput)+len(b) <= maxEngineOutput {
+			vm.engineOutput = append(vm.engineOutput, b...)
+		}
+		total += n
+	}
+	if !mem.WriteUint32Le(nwrittenPtr, total) {
+		stack[0] = errnoInval
+		return
+	}
+	stack[0] = errnoSuccess
+}
+
+func wasiFdFdstatGet(ctx context.Context, mod api.Module, stack []uint64) {
+	fd, statPtr := uint32(stack[0]), uint32(stack[1])
+	if fd != 1 && fd != 2 {
+		stack[0] = errnoBadf
+		return
+	}
+	var stat [24]byte
+	stat[0] = 2 // character device; no rights at all
+	if !mod.Memory().Write(statPtr, stat[:]) {
+		stack[0] = errnoInval
+		return
+	}
+	stack[0] = errnoSuccess
+}
+
+func wasiFdClose(ctx context.Context, mod api.Module, stack []uint64) { stack[0] = errnoNosys }
+
+func wasiFdSeek(ctx context.Context, mod api.Module, stack []uint64) { stack[0] = errnoNosys }
+
+func wasiRandomGet(ctx context.Context, mod api.Module, stack []uint64) {
+	buf, n := uint32(stack[0]), uint32(stack[1])
+	b, ok := mod.Memory().Read(buf, n)
+	if !ok {
+		stack[0] = errnoInval
+		return
+	}
+	rand.Read(b)
+	stack[0] = errnoSuccess
+}
+
+// sha256Hex is the sha256 builtin: hex of the UTF-8 bytes.
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,162 @@
+// Warden's in-sandbox prelude. It is evaluated once per instance, before
+// any user code, and is handed the three host functions as arguments, so
+// they are never reachable from guest code except through the wrappers
+// below. Everything the envelope depends on (JSON, Reflect.apply,
+// Function.prototype.toString, property descriptors) is captured here,
+// before user code can replace or poison it.
+//
+// It returns the object the Go host drives: run, finish and describe.
+// Host functions only ever receive strings and only ever return strings.
+(function (hostLog, hostSha256, hostRequest) {
+  "use strict";
+  const apply = Reflect.apply;
+  const defineProperty = Object.defineProperty;
+  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const freeze = Object.freeze;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const PromiseIntrinsic = Promise;
+  const promiseResolve = Promise.resolve;
+  const promiseReject = Promise.reject;
+  const fnToString = Function.prototype.toString;
+  const strSlice = String.prototype.slice;
+  const StringIntrinsic = String;
+  const ErrorIntrinsic = Error;
+  const TypeErrorIntrinsic = TypeError;
+  const SyntaxErrorIntrinsic = SyntaxError;
+  const errorToString = Error.prototype.toString;
+
+  function resolved(v) {
+    return apply(promiseResolve, PromiseIntrinsic, [v]);
+  }
+  function rejected(e) {
+    return apply(promiseReject, PromiseIntrinsic, [e]);
+  }
+
+  // format turns one console argument into text, inside the guest.
+  function format(v) {
+    if (typeof v === "string") return v;
+    if (v !== null && typeof v === "object") {
+      if (v instanceof ErrorIntrinsic) {
+        try { return apply(errorToString, v, []); } catch (e) { /* fall through */ }
+      }
+      try {
+        const s = apply(stringify, undefined, [v]);
+        if (s !== undefined) return s;
+      } catch (e) { /* cycles, BigInt: fall back to String */ }
+    }
+    try { return StringIntrinsic(v); } catch (e) { return "[unprintable]"; }
+  }
+
+  function logger(level) {
+    return function () {
+      let text = "";
+      for (let i = 0; i < arguments.length; i++) {
+        if (i > 0) text += " ";
+        text += format(arguments[i]);
+      }
+      hostLog(level, text);
+    };
+  }
+
+  const consoleObject = {};
+  const levels = ["log", "info", "warn", "error", "debug"];
+  for (let i = 0; i < levels.length; i++) {
+    defineProperty(consoleObject, levels[i], {
+      value: logger(levels[i]), writable: true, enumerable: true, configurable: true,
+    });
+  }
+
+  const sha256 = function sha256(text) {
+    if (typeof text !== "string") {
+      throw new TypeErrorIntrinsic("sha256: argument must be a string, got " + typeof text);
+    }
+    return hostSha256(text);
+  };
+
+  const request = function request(name, args) {
+    if (typeof name !== "string") {
+      return rejected(new TypeErrorIntrinsic("host.request: name must be a string, got " + typeof name));
+    }
+    let json;
+    try {
+      json = args === undefined ? "null" : apply(stringify, undefined, [args]);
+    } catch (e) {
+      return rejected(e);
+    }
+    if (json === undefined) json = "null";
+    const answer = hostRequest(name, json);
+    const body = apply(strSlice, answer, [1]);
+    if (answer[0] === "1") {
+      return resolved(apply(parse, undefined, [body]));
+    }
+    return rejected(new ErrorIntrinsic(body));
+  };
+  const hostObject = {};
+  defineProperty(hostObject, "request", {
+    value: request, writable: true, enumerable: true, configurable: true,
+  });
+
+  // Globals that are not ECMAScript go. InternalError matters most: in
+  // this build every InternalError is uncatchable, and with the
+  // constructor gone only the engine itself can raise one, so the host
+  // can trust an uncatchable "out of memory" to be the engine's.
+  const notECMAScript = ["InternalError", "queueMicrotask", "DOMException", "btoa", "atob", "performance"];
+  for (let i = 0; i < notECMAScript.length; i++) {
+    delete globalThis[notECMAScript[i]];
+  }
+
+  const globals = { console: consoleObject, sha256: sha256, host: hostObject };
+  for (const name in globals) {
+    defineProperty(globalThis, name, {
+      value: globals[name], writable: true, enumerable: false, configurable: true,
+    });
+  }
+
+  // ownData reads a data property along the prototype chain without ever
+  // calling a getter.
+  function ownData(obj, key) {
+    for (let o = obj, depth = 0; o !== null && depth < 64; o = getPrototypeOf(o), depth++) {
+      const d = getOwnPropertyDescriptor(o, key);
+      if (d !== undefined) return "value" in d ? d.value : undefined;
+    }
+    return undefined;
+  }
+
+  return freeze({
+    // run checks that fn is exactly the wrapper the host built around the
+    // code (so a body with unbalanced braces cannot have run anything
+    // outside it), then calls it with the parsed input and returns its
+    // promise. The host reads the promise's state from the engine.
+    run: function (fn, source, inputJSON) {
+      if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
+        throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
+      }
+      return apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
+    },
+    // finish stringifies the settled value; undefined becomes null.
+    finish: function (value) {
+      const s = apply(stringify, undefined, [value]);
+      return s === undefined ? "null" : s;
+    },
+    // describe turns a thrown value into {name, message, stack} JSON
+    // without invoking getters.
+    describe: function (err) {
+      let name = "", message = "", stack = "";
+      if (err !== null && (typeof err === "object" || typeof err === "function")) {
+        const n = ownData(err, "name");
+        const m = ownData(err, "message");
+        const s = ownData(err, "stack");
+        if (typeof n === "string") name = n;
+        if (typeof m === "string") message = m;
+        if (typeof s === "string") stack = s;
+        if (name === "" && message === "") message = "thrown value is not an Error";
+      } else {
+        message = "uncaught " + (typeof err) + ": ";
+        try { message += StringIntrinsic(err); } catch (e) { message += "[unprintable]"; }
+      }
+      return apply(stringify, undefined, [{ name: name, message: message, stack: stack }]);
+    },
+  });
+})

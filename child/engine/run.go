@@ -1,0 +1,331 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+// Run executes req on this VM, once. It never panics on guest behaviour
+// and always returns an envelope.
+func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (res contract.Result) {
+	start := time.Now()
+	limits, clamped, err := vm.engine.Limits(req.Limits)
+	res = contract.Result{Logs: []contract.LogEntry{}, Limits: limits, Clamped: clamped}
+	if err != nil {
+		res.Error = contract.AsError(err)
+		return res
+	}
+	if vm.used {
+		res.Error = contract.Errorf(contract.SandboxError, "engine: a VM runs exactly one execution")
+		return res
+	}
+	vm.used = true
+	if limits.MemoryBytes > vm.memoryBytes {
+		res.Error = contract.Errorf(contract.SandboxError,
+			"engine: VM was prepared for %d bytes of memory, request needs %d", vm.memoryBytes, limits.MemoryBytes)
+		return res
+	}
+	if e := validate(req, limits); e != nil {
+		res.Error = e
+		return res
+	}
+	input := string(req.Input)
+	if len(req.Input) == 0 {
+		input = "null"
+	}
+
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0 := threadCPU()
+
+	vm.limits = limits
+	vm.opts = opts
+	vm.modules = req.Modules
+	vm.parentCtx = ctx
+	vm.deadline = start.Add(limits.Timeout)
+	runCtx, cancel := context.WithDeadline(ctx, vm.deadline)
+	defer cancel()
+	vm.callCtx = context.WithValue(runCtx, vmKey{}, vm)
+
+	value, runErr := vm.execute(req.Code, input)
+
+	vm.ph = phaseDone
+	res.Logs = vm.logs
+	if res.Logs == nil {
+		res.Logs = []contract.LogEntry{}
+	}
+	res.Stats = contract.Stats{
+		WallMS:          ms(time.Since(start)),
+		CPUMS:           ms(threadCPU() - cpu0),
+		PeakMemoryBytes: int64(vm.mod.Memory().Size()),
+		PeakStackBytes:  vm.peakStack(),
+		DataRequests:    vm.requests,
+		LogBytes:        vm.logBytes,
+	}
+	if vm.broken == nil {
+		if n, err := vm.call(vm.fn.getAllocatedSize); err == nil {
+			res.Stats.HeapBytes = int64(uint32(n))
+		}
+	}
+	if runErr != nil {
+		res.Error = runErr
+		return res
+	}
+	res.OK = true
+	res.Value = json.RawMessage(value)
+	return res
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// validate checks what can be checked before anything runs.
+func validate(req contract.Request, limits contract.Limits) *contract.Error {
+	size := int64(len(req.Code))
+	for name, src := range req.Modules {
+		size += int64(len(name) + len(src))
+		if !utf8.ValidString(name) || !utf8.ValidString(src) {
+			return contract.Errorf(contract.ContractError, "module %q is not valid UTF-8", name)
+		}
+	}
+	if size > limits.CodeBytes {
+		return contract.ResourceErrorf(contract.KindCode, "code is %d bytes, over the %d-byte limit", size, limits.CodeBytes)
+	}
+	if !utf8.ValidString(req.Code) {
+		return contract.Errorf(contract.ContractError, "code is not valid UTF-8")
+	}
+	if len(req.Input) > 0 && !json.Valid(req.Input) {
+		return contract.Errorf(contract.ContractError, "input is not valid JSON")
+	}
+	return nil
+}
+
+// execute drives one execution: compile the wrapper, run it, pump jobs
+// until the result promise settles, stringify the value.
+func (vm *VM) execute(code, input string) (string, *contract.Error) {
+	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.limits.MemoryBytes)); err != nil {
+		return "", vm.classify(err)
+	}
+	if _, err := vm.call(vm.fn.setMaxStackSize, uint64(vm.limits.StackBytes)); err != nil {
+		return "", vm.classify(err)
+	}
+	source := wrapperHead + code + wrapperTail
+	// Host functions stay closed while the wrapper is evaluated: if the
+	// body breaks out of its function, whatever it runs outside can reach
+	// nothing, and run() rejects it before the body is ever called.
+	vm.ph = phaseCompile
+	fnBox, err := vm.evalScript(source, "<code>")
+	if err != nil {
+		return "", vm.classify(err)
+	}
+	defer vm.freeValue(vm.callCtx, fnBox)
+	srcBox, err := vm.newString(source[1 : len(source)-1])
+	if err != nil {
+		return "", vm.classify(err)
+	}
+	defer vm.freeValue(vm.callCtx, srcBox)
+	inBox, err := vm.newString(input)
+	if err != nil {
+		return "", vm.classify(err)
+	}
+	defer vm.freeValue(vm.callCtx, inBox)
+
+	vm.ph = phaseRun
+	promise, err := vm.callFunction(vm.apiRun, fnBox, srcBox, inBox)
+	if err != nil {
+		return "", vm.classify(err)
+	}
+	defer vm.freeValue(vm.callCtx, promise)
+	if isP, err := vm.call(vm.fn.isPromise, uint64(promise)); err != nil || isP == 0 {
+		return "", vm.classify(errors.Join(err, errors.New("engine: wrapper did not return a promise")))
+	}
+	for {
+		state, err := vm.call(vm.fn.promiseState, uint64(promise))
+		if err != nil {
+			return "", vm.classify(err)
+		}
+		if state != 0 {
+			result, err := vm.call(vm.fn.promiseResult, uint64(promise))
+			if err != nil {
+				return "", vm.classify(err)
+			}
+			defer vm.freeValue(vm.callCtx, uint32(result))
+			if state == 2 {
+				return "", vm.classify(&jsException{value: uint32(result)})
+			}
+			return vm.finish(uint32(result))
+		}
+		if vm.timedOut() {
+			return "", vm.timeoutError()
+		}
+		pending, err := vm.call(vm.fn.isJobPending)
+		if err != nil {
+			return "", vm.classify(err)
+		}
+		if pending == 0 {
+			return "", &contract.Error{Type: contract.UserCodeError, Name: "Error",
+				Message: "the result promise can never settle: no jobs are left to run (a promise nothing resolves?)"}
+		}
+		rc, err := vm.call(vm.fn.executePendingJob)
+		if err != nil {
+			return "", vm.classify(err)
+		}
+		if int32(rc) < 0 {
+			exc, err := vm.call(vm.fn.getException)
+			if err != nil {
+				return "", vm.classify(err)
+			}
+			return "", vm.classify(&jsException{value: uint32(exc)})
+		}
+	}
+}
+
+// finish stringifies the settled value inside the guest and checks the
+// output limit on the JSON bytes before copying them out.
+func (vm *VM) finish(value uint32) (string, *contract.Error) {
+	s, err := vm.callFunction(vm.apiFinish, value)
+	if err != nil {
+		e := vm.classify(err)
+		if e.Type == contract.UserCodeError {
+			e.Message = "the result is not JSON-serializable: " + e.Message
+		}
+		return "", e
+	}
+	defer vm.freeValue(vm.callCtx, s)
+	b, n, ok, err := vm.stringBytes(s, vm.limits.OutputBytes)
+	if err != nil {
+		return "", vm.classify(err)
+	}
+	if !ok {
+		return "", contract.Errorf(contract.SandboxError, "engine: stringified result is not a string")
+	}
+	if n > vm.limits.OutputBytes {
+		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, vm.limits.OutputBytes)
+	}
+	return string(b), nil
+}
+
+func (vm *VM) timedOut() bool {
+	return vm.interrupted || !time.Now().Before(vm.deadline) || vm.parentCtx.Err() != nil
+}
+
+func (vm *VM) timeoutError() *contract.Error {
+	if errors.Is(vm.parentCtx.Err(), context.Canceled) {
+		return contract.Errorf(contract.AbortError, "execution cancelled by the caller")
+	}
+	return contract.Errorf(contract.TimeoutError, "execution exceeded its %v deadline", vm.limits.Timeout)
+}
+
+// classify turns a failure into a typed error from what the host knows:
+// the deadline passed, the engine flagged an uncatchable error, the
+// shadow stack reached its limit, or the instance trapped. The text of a
+// guest exception alone never decides the type.
+func (vm *VM) classify(err error) *contract.Error {
+	var exc *jsException
+	if !errors.As(err, &exc) {
+		var trap *errTrap
+		if errors.As(err, &trap) {
+			if vm.timedOut() {
+				return vm.timeoutError()
+			}
+			if vm.stackLimitHit() {
+				return contract.ResourceErrorf(contract.KindStack, "stack overflow: the wasm stack was exhausted (%v)", trap.err)
+			}
+			return contract.Errorf(contract.SandboxError, "engine: %v", err)
+		}
+		if errors.Is(err, errGuestOOM) {
+			return contract.ResourceErrorf(contract.KindMemory, "out of memory: over the %d-byte memory limit", vm.limits.MemoryBytes)
+		}
+		return contract.Errorf(contract.SandboxError, "engine: %v", err)
+	}
+	defer vm.freeValue(vm.callCtx, exc.value)
+	if vm.interrupted || vm.timedOut() {
+		return vm.timeoutError()
+	}
+	uncatchable, terr := vm.isUncatchable(exc.value)
+	if terr != nil {
+		return vm.classify(terr)
+	}
+	if uncatchable {
+		// Uncatchable errors are InternalErrors, which only the engine can
+		// raise (the prelude removes the constructor): the interrupt was
+		// handled above, so this is out-of-memory unless the engine says
+		// otherwise.
+		d, ok := vm.describe(exc.value)
+		if !ok || d.Message == "out of memory" {
+			return contract.ResourceErrorf(contract.KindMemory, "out of memory: over the %d-byte memory limit", vm.limits.MemoryBytes)
+		}
+		return &contract.Error{Type: contract.SandboxError, Name: d.Name, Message: "engine error: " + d.Message, Stack: d.Stack}
+	}
+	isNull, _ := vm.call(vm.fn.isNull, uint64(exc.value))
+	if isNull != 0 && vm.mod.Memory().Size() >= (vm.maxPages-1)*65536 {
+		// malloc failed on the page cap before QuickJS's own limit.
+		return contract.ResourceErrorf(contract.KindMemory, "out of memory: wasm linear memory reached its %d-page cap", vm.maxPages)
+	}
+	d, _ := vm.describe(exc.value)
+	if vm.timedOut() {
+		return vm.timeoutError()
+	}
+	if (d.Name == "RangeError" && d.Message == "Maximum call stack size exceeded" ||
+		d.Name == "SyntaxError" && d.Message == "stack overflow" ||
+		d.Name == "InternalError" && d.Message == "stack overflow") && vm.stackLimitHit() {
+		return &contract.Error{Type: contract.ResourceError, Kind: contract.KindStack, Name: d.Name,
+			Message: fmt.Sprintf("stack overflow: over the %d-byte stack limit (%s)", vm.limits.StackBytes, d.Message), Stack: d.Stack}
+	}
+	return &contract.Error{Type: contract.UserCodeError, Name: d.Name, Message: d.Message, Stack: d.Stack}
+}
+
+// isUncatchable asks the engine itself (JS_IsUncatchableError on the raw
+// JSValue, which reads the object's uncatchable flag) rather than the C
+// interface's qjs_is_uncatchable_error, which in this build answers true
+// for any InternalError, even one the guest constructed.
+func (vm *VM) isUncatchable(box uint32) (bool, error) {
+	raw, ok := vm.mod.Memory().ReadUint64Le(box)
+	if !ok {
+		return false, errors.New("engine: value box out of range")
+	}
+	r, err := vm.call(vm.fn.jsIsUncatchable, raw)
+	return r != 0, err
+}
+
+type described struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	Stack   string `json:"stack"`
+}
+
+// describe asks the prelude for the thrown value's name, message and
+// stack (own data properties only: no getters run).
+// The execution is over by then, so the heap limit is raised by a little
+// (the page cap has the headroom) to let describe allocate after an
+// out-of-memory.
+func (vm *VM) describe(value uint32) (described, bool) {
+	fallback := described{Message: "uncaught exception (could not be described)"}
+	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.limits.MemoryBytes+1<<20)); err != nil {
+		return fallback, false
+	}
+	box, err := vm.callFunction(vm.apiDescribe, value)
+	if err != nil {
+		var exc *jsException
+		if errors.As(err, &exc) {
+			vm.freeValue(vm.callCtx, exc.value)
+		}
+		return fallback, false
+	}
+	defer vm.freeValue(vm.callCtx, box)
+	b, _, ok, err := vm.stringBytes(box, 1<<20)
+	if err != nil || !ok || b == nil {
+		return fallback, false
+	}
+	var d described
+	if json.Unmarshal(b, &d) != nil {
+		return fallback, false
+	}
+	return d, true
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wardenhq/warden/child/engine"
+	"github.com/wardenhq/warden/contract"
+)
+
+// moduleFlags collects repeated --module NAME=FILE flags.
+type moduleFlags map[string]string
+
+func (m moduleFlags) String() string { return fmt.Sprint(map[string]string(m)) }
+
+func (m moduleFlags) Set(v string) error {
+	name, file, ok := strings.Cut(v, "=")
+	if !ok || name == "" || file == "" {
+		return fmt.Errorf("want NAME=FILE, got %q", v)
+	}
+	if _, dup := m[name]; dup {
+		return fmt.Errorf("module %q given twice", name)
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	m[name] = string(src)
+	return nil
+}
+
+// runOptions is what `warden run` was asked to do.
+type runOptions struct {
+	req      contract.Request
+	data     map[string]json.RawMessage
+	cacheDir string
+}
+
+func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOptions, error) {
+	fs := flag.NewFlagSet("warden run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--module NAME=FILE]... FILE.js|-")
+		fs.PrintDefaults()
+	}
+	input := fs.String("input", "", "the script's input, as JSON")
+	inputFile := fs.String("input-file", "", "read the script's input JSON from this file")
+	dataFile := fs.String("data", "", "a JSON object whose keys answer host.request(name, args)")
+	timeout := fs.Duration("timeout", 0, "wall-clock timeout (default 1s)")
+	memory := fs.String("memory", "", "memory limit in bytes; KiB/MiB/GiB suffixes allowed (default 16MiB)")
+	stack := fs.String("stack", "", "stack limit in bytes (default 512KiB)")
+	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory (empty: none)")
+	modules := moduleFlags{}
+	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return nil, errors.New("want exactly one script file, or - for stdin")
+	}
+	if *input != "" && *inputFile != "" {
+		return nil, errors.New("--input and --input-file are exclusive")
+	}
+	o := &runOptions{cacheDir: *cacheDir}
+	var err error
+	if o.req.Code, err = readSource(fs.Arg(0), stdin); err != nil {
+		return nil, err
+	}
+	switch {
+	case *input != "":
+		o.req.Input = json.RawMessage(*input)
+	case *inputFile != "":
+		b, err := os.ReadFile(*inputFile)
+		if err != nil {
+			return nil, err
+		}
+		o.req.Input = b
+	}
+	if len(o.req.Input) > 0 && !json.Valid(o.req.Input) {
+		return nil, errors.New("the input is not valid JSON")
+	}
+	if *dataFile != "" {
+		b, err := os.ReadFile(*dataFile)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(b, &o.data); err != nil || o.data == nil {
+			return nil, fmt.Errorf("--data %s: want a JSON object: %v", *dataFile, err)
+		}
+	}
+	if *timeout < 0 {
+		return nil, errors.New("--timeout must be positive")
+	}
+	o.req.Limits.Timeout = *timeout
+	if o.req.Limits.MemoryBytes, err = parseBytes(*memory); err != nil {
+		return nil, fmt.Errorf("--memory: %w", err)
+	}
+	if o.req.Limits.StackBytes, err = parseBytes(*stack); err != nil {
+		return nil, fmt.Errorf("--stack: %w", err)
+	}
+	if len(modules) > 0 {
+		o.req.Modules = modules
+	}
+	return o, nil
+}
+
+func readSource(name string, stdin io.Reader) (string, error) {
+	if name == "-" {
+		b, err := io.ReadAll(stdin)
+		return string(b), err
+	}
+	b, err := os.ReadFile(name)
+	return string(b), err
+}
+
+// parseBytes reads "1048576", "16MiB", "512KiB", "1GiB" (and K/M/G as
+// the same binary units). Empty means zero: the default.
+func parseBytes(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("want a positive size like 16MiB, got %q", s)
+	}
+	return n * mult, nil
+}
+
+func defaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "warden", "wazero")
+	}
+	return ""
+}
+
+// staticData answers host.request(name) with data[name].
+func staticData(data map[string]json.RawMessage) contract.DataHandler {
+	if data == nil {
+		return nil
+	}
+	return func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+		v, ok := data[name]
+		if !ok {
+			return nil, fmt.Errorf("no data named %q", name)
+		}
+		return v, nil
+	}
+}
+
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseRunFlags(args, stdin, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "warden run: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := runInProcess(ctx, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "warden run: %v\n", err)
+		return exitUsage
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res); err != nil {
+		fmt.Fprintf(stderr, "warden run: write envelope: %v\n", err)
+		return exitUsage
+	}
+	if !res.OK {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// runInProcess runs the script on an in-process engine. With nothing
+// above it to kill a slow C builtin, CloseOnContextDone is on.
+func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
+	if o.cacheDir != "" {
+		if err := os.MkdirAll(o.cacheDir, 0o700); err != nil {
+			o.cacheDir = ""
+		}
+	}
+	eng, err := engine.New(ctx, engine.Config{CacheDir: o.cacheDir, CloseOnContextDone: true})
+	if err != nil {
+		return contract.Result{}, err
+	}
+	defer eng.Close(context.WithoutCancel(ctx))
+	start := time.Now()
+	res := eng.Execute(ctx, o.req, engine.RunOptions{Handler: staticData(o.data)})
+	_ = start
+	return res, nil
+}

@@ -1,0 +1,197 @@
+// Package contract holds the execution contract shared by every layer of
+// Warden: the request a caller sends, the limits it runs under, the envelope
+// it gets back, the typed errors and the events streamed while it runs.
+//
+// It imports only the standard library so that the engine, the wire code,
+// the supervisor and the daemon can all speak it without depending on each
+// other. The JSON shape of Result is the one `warden run` prints and the
+// daemon returns; change it only on purpose.
+package contract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ErrorType is the class of a failed execution. Callers branch on it.
+type ErrorType string
+
+// The error types of the contract. Every failed envelope carries one.
+const (
+	// UserCodeError: the code threw, or does not parse.
+	UserCodeError ErrorType = "UserCodeError"
+	// TimeoutError: the deadline passed (interrupt, cancel or kill).
+	TimeoutError ErrorType = "TimeoutError"
+	// ResourceError: memory, stack, output or code size over its limit,
+	// or the cgroup OOM-killed the child.
+	ResourceError ErrorType = "ResourceError"
+	// ContractError: the request is malformed.
+	ContractError ErrorType = "ContractError"
+	// AbortError: the caller cancelled.
+	AbortError ErrorType = "AbortError"
+	// CapacityError: no child could be had in time.
+	CapacityError ErrorType = "CapacityError"
+	// SandboxError: anything else in the sandbox layer (child crashed,
+	// protocol broke).
+	SandboxError ErrorType = "SandboxError"
+)
+
+// Kinds refine ResourceError (and a few others) so callers can tell which
+// limit was hit without parsing messages.
+const (
+	KindMemory  = "memory"
+	KindStack   = "stack"
+	KindOutput  = "output"
+	KindCode    = "code"
+	KindOOMKill = "oom_kill"
+)
+
+// Error is the error half of an envelope. It implements error, and
+// errors.Is(err, contract.ErrTimeout) (and the other sentinels) match on
+// Type, so Go callers can branch without string compares.
+type Error struct {
+	Type ErrorType `json:"type"`
+	// Kind refines Type: for ResourceError one of the Kind* constants.
+	Kind string `json:"kind,omitempty"`
+	// Name is the JavaScript error's name (TypeError, ...) when the error
+	// came from a JS exception.
+	Name    string `json:"name,omitempty"`
+	Message string `json:"message"`
+	// Stack is the JS stack trace, where there is one.
+	Stack string `json:"stack,omitempty"`
+}
+
+func (e *Error) Error() string {
+	if e.Kind != "" {
+		return fmt.Sprintf("%s (%s): %s", e.Type, e.Kind, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", e.Type, e.Message)
+}
+
+// Is reports whether target is the sentinel for e's type, or an *Error
+// with the same Type (and Kind, when target sets one).
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	if !ok {
+		return false
+	}
+	if t.Type != e.Type {
+		return false
+	}
+	return t.Kind == "" || t.Kind == e.Kind
+}
+
+// Sentinels for errors.Is.
+var (
+	ErrUserCode = &Error{Type: UserCodeError}
+	ErrTimeout  = &Error{Type: TimeoutError}
+	ErrResource = &Error{Type: ResourceError}
+	ErrContract = &Error{Type: ContractError}
+	ErrAbort    = &Error{Type: AbortError}
+	ErrCapacity = &Error{Type: CapacityError}
+	ErrSandbox  = &Error{Type: SandboxError}
+)
+
+// Errorf builds an *Error of the given type.
+func Errorf(t ErrorType, format string, args ...any) *Error {
+	return &Error{Type: t, Message: fmt.Sprintf(format, args...)}
+}
+
+// ResourceErrorf builds a ResourceError of the given kind.
+func ResourceErrorf(kind, format string, args ...any) *Error {
+	return &Error{Type: ResourceError, Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error, wrapping anything else as SandboxError.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Type: SandboxError, Message: err.Error()}
+}
+
+// Request is one execution.
+type Request struct {
+	// ID identifies the execution in logs and events; the supervisor fills
+	// one in when empty.
+	ID string `json:"id,omitempty"`
+	// Code is the body of an async function of one parameter, input.
+	Code string `json:"code"`
+	// Input is the JSON value bound to input. Empty means null.
+	Input json.RawMessage `json:"input,omitempty"`
+	// Limits requested; zero fields take the configured defaults, and no
+	// field may exceed the configured hard cap (it is clamped).
+	Limits Limits `json:"limits"`
+	// Modules maps module specifiers to sources; code may import these and
+	// nothing else.
+	Modules map[string]string `json:"modules,omitempty"`
+}
+
+// LogEntry is one captured console call.
+type LogEntry struct {
+	Level string `json:"level"`
+	Text  string `json:"text"`
+}
+
+// Stats describe what one execution cost. Fields a layer cannot measure
+// stay zero.
+type Stats struct {
+	QueueWaitMS float64 `json:"queue_wait_ms"`
+	WallMS      float64 `json:"wall_ms"`
+	// CPUMS is the CPU time of the thread that ran the guest, where the
+	// platform reports it.
+	CPUMS float64 `json:"cpu_ms"`
+	// HeapBytes is what QuickJS had allocated when the execution ended.
+	HeapBytes int64 `json:"heap_bytes"`
+	// PeakMemoryBytes is the size the wasm linear memory reached.
+	PeakMemoryBytes int64 `json:"peak_memory_bytes"`
+	// PeakStackBytes is the deepest the wasm shadow stack went.
+	PeakStackBytes int64 `json:"peak_stack_bytes"`
+	DataRequests   int   `json:"data_requests"`
+	LogBytes       int64 `json:"log_bytes"`
+	// Child process figures, filled in by the supervisor.
+	ChildPID         int     `json:"child_pid,omitempty"`
+	ChildCPUMS       float64 `json:"child_cpu_ms,omitempty"`
+	ChildMaxRSSBytes int64   `json:"child_max_rss_bytes,omitempty"`
+	CgroupPeakBytes  int64   `json:"cgroup_peak_bytes,omitempty"`
+}
+
+// Result is the envelope: ok with a value, or an error; always logs,
+// stats and the limits that were in force.
+type Result struct {
+	OK bool `json:"ok"`
+	// Value is the JSON text the code's result stringified to.
+	Value  json.RawMessage `json:"value,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+	Logs   []LogEntry      `json:"logs"`
+	Stats  Stats           `json:"stats"`
+	Limits Limits          `json:"limits"`
+	// Clamped names the requested limits that were lowered to their cap.
+	Clamped []string `json:"clamped,omitempty"`
+}
+
+// Err returns the envelope's error as a Go error, or nil when it is ok.
+func (r *Result) Err() error {
+	if r.OK || r.Error == nil {
+		return nil
+	}
+	return r.Error
+}
+
+// Fail builds a failed envelope around err.
+func Fail(err error, limits Limits) Result {
+	return Result{Error: AsError(err), Logs: []LogEntry{}, Limits: limits}
+}
+
+// DataHandler answers host.request(name, args) calls made by guest code.
+// args is the JSON the guest passed (null when it passed nothing); the
+// answer must be JSON. An error rejects the guest's promise with the
+// error's message. It is called synchronously while the guest waits, and
+// ctx ends at the execution's deadline.
+type DataHandler func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)

@@ -1,0 +1,131 @@
+package contract
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Limits bound one execution. In a Request a zero field means "the
+// default"; in a Result every field is the value that was in force.
+type Limits struct {
+	// Timeout is the wall-clock deadline of the execution.
+	Timeout time.Duration
+	// MemoryBytes caps the QuickJS heap; the wasm linear memory and the
+	// child's cgroup are capped a little above it.
+	MemoryBytes int64
+	// StackBytes is QuickJS's maximum stack size.
+	StackBytes int64
+	// OutputBytes caps the result JSON, and separately the captured logs.
+	OutputBytes int64
+	// CodeBytes caps the source size (code plus modules).
+	CodeBytes int64
+}
+
+// DefaultLimits are what an execution gets when it asks for nothing.
+var DefaultLimits = Limits{
+	Timeout:     1000 * time.Millisecond,
+	MemoryBytes: 16 << 20,
+	StackBytes:  512 << 10,
+	OutputBytes: 1 << 20,
+	CodeBytes:   256 << 10,
+}
+
+// DefaultCaps are the hard caps a request may raise its limits to.
+var DefaultCaps = Limits{
+	Timeout:     30 * time.Second,
+	MemoryBytes: 256 << 20,
+	// The QuickJS wasm build has a 1 MiB shadow stack; past half of it
+	// QuickJS cannot unwind a stack overflow cleanly (QUICKJS-WASM.md).
+	StackBytes:  512 << 10,
+	OutputBytes: 16 << 20,
+	CodeBytes:   1 << 20,
+}
+
+// MinMemoryBytes is the smallest memory limit QuickJS can initialise under.
+const MinMemoryBytes = 1 << 20
+
+// MaxStackBytes is the largest stack limit this wasm build supports.
+const MaxStackBytes = 512 << 10
+
+type limitsJSON struct {
+	TimeoutMS   int64 `json:"timeout_ms"`
+	MemoryBytes int64 `json:"memory_bytes"`
+	StackBytes  int64 `json:"stack_bytes"`
+	OutputBytes int64 `json:"output_bytes"`
+	CodeBytes   int64 `json:"code_bytes"`
+}
+
+// MarshalJSON writes the timeout in milliseconds.
+func (l Limits) MarshalJSON() ([]byte, error) {
+	return json.Marshal(limitsJSON{
+		TimeoutMS:   l.Timeout.Milliseconds(),
+		MemoryBytes: l.MemoryBytes,
+		StackBytes:  l.StackBytes,
+		OutputBytes: l.OutputBytes,
+		CodeBytes:   l.CodeBytes,
+	})
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes and rejects unknown
+// fields, so a misspelt limit is a ContractError rather than ignored.
+func (l *Limits) UnmarshalJSON(b []byte) error {
+	var j limitsJSON
+	dec := json.NewDecoder(bytesReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return Errorf(ContractError, "limits: %v", err)
+	}
+	*l = Limits{
+		Timeout:     time.Duration(j.TimeoutMS) * time.Millisecond,
+		MemoryBytes: j.MemoryBytes,
+		StackBytes:  j.StackBytes,
+		OutputBytes: j.OutputBytes,
+		CodeBytes:   j.CodeBytes,
+	}
+	return nil
+}
+
+// Resolve applies defaults and caps to requested limits. Zero fields take
+// the default, fields above the cap are clamped (and named in clamped),
+// negative fields are a ContractError.
+func Resolve(requested, defaults, caps Limits) (in Limits, clamped []string, err error) {
+	type field struct {
+		name           string
+		req, def, capv int64
+		out            *int64
+	}
+	var timeout int64
+	fields := []field{
+		{"timeout_ms", int64(requested.Timeout), int64(defaults.Timeout), int64(caps.Timeout), &timeout},
+		{"memory_bytes", requested.MemoryBytes, defaults.MemoryBytes, caps.MemoryBytes, &in.MemoryBytes},
+		{"stack_bytes", requested.StackBytes, defaults.StackBytes, caps.StackBytes, &in.StackBytes},
+		{"output_bytes", requested.OutputBytes, defaults.OutputBytes, caps.OutputBytes, &in.OutputBytes},
+		{"code_bytes", requested.CodeBytes, defaults.CodeBytes, caps.CodeBytes, &in.CodeBytes},
+	}
+	for _, f := range fields {
+		v := f.req
+		switch {
+		case v < 0:
+			return Limits{}, nil, Errorf(ContractError, "limit %s is negative", f.name)
+		case v == 0:
+			v = f.def
+		}
+		if f.capv > 0 && v > f.capv {
+			v = f.capv
+			clamped = append(clamped, f.name)
+		}
+		*f.out = v
+	}
+	in.Timeout = time.Duration(timeout)
+	if in.MemoryBytes < MinMemoryBytes {
+		return Limits{}, nil, Errorf(ContractError, "limit memory_bytes %d is below the minimum %d", in.MemoryBytes, MinMemoryBytes)
+	}
+	if in.StackBytes > MaxStackBytes {
+		in.StackBytes = MaxStackBytes
+		clamped = append(clamped, "stack_bytes")
+	}
+	if in.Timeout < time.Millisecond {
+		return Limits{}, nil, Errorf(ContractError, "limit timeout_ms must be at least 1")
+	}
+	return in, clamped, nil
+}

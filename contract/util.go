@@ -1,0 +1,5 @@
+package contract
+
+import "bytes"
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
