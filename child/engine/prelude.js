@@ -75,15 +75,26 @@
     return hostSha256(text);
   };
 
+  let serializing = false;
   const request = function request(name, args) {
     if (typeof name !== "string") {
       return rejected(new TypeErrorIntrinsic("host.request: name must be a string, got " + typeof name));
     }
+    // A getter or toJSON on args runs while they are serialized; a
+    // host.request from there would nest one host call inside the
+    // preparation of another, so it throws (and the outer request is
+    // rejected with that error).
+    if (serializing) {
+      throw new TypeErrorIntrinsic("host.request: cannot be called while another request's arguments are being serialized");
+    }
     let json;
+    serializing = true;
     try {
       json = args === undefined ? "null" : apply(stringify, undefined, [args]);
     } catch (e) {
       return rejected(e);
+    } finally {
+      serializing = false;
     }
     if (json === undefined) json = "null";
     const answer = hostRequest(name, json);
@@ -140,14 +151,20 @@
       const s = apply(stringify, undefined, [value]);
       return s === undefined ? "null" : s;
     },
-    // describe turns a thrown value into {name, message, stack} JSON
-    // without invoking getters.
+    // describe turns a thrown value into {name, message, stack} JSON.
+    // name and message are read as data properties only; stack goes
+    // through its accessor. The host calls it after the execution, with
+    // host functions closed.
     describe: function (err) {
       let name = "", message = "", stack = "";
       if (err !== null && (typeof err === "object" || typeof err === "function")) {
         const n = ownData(err, "name");
         const m = ownData(err, "message");
-        const s = ownData(err, "stack");
+        let s = ownData(err, "stack");
+        if (s === undefined) {
+          // In this engine stack is an accessor on Error.prototype.
+          try { s = err.stack; } catch (e) { s = undefined; }
+        }
         if (typeof n === "string") name = n;
         if (typeof m === "string") message = m;
         if (typeof s === "string") stack = s;

@@ -52,6 +52,7 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 	vm.deadline = start.Add(limits.Timeout)
 	runCtx, cancel := context.WithDeadline(ctx, vm.deadline)
 	defer cancel()
+	vm.deadlineCtx = runCtx
 	vm.callCtx = context.WithValue(runCtx, vmKey{}, vm)
 
 	value, runErr := vm.execute(req.Code, input)
@@ -81,6 +82,11 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 	res.OK = true
 	res.Value = json.RawMessage(value)
 	return res
+}
+
+func breakoutError() *contract.Error {
+	return &contract.Error{Type: contract.UserCodeError, Name: "SyntaxError",
+		Message: "code must be the body of a function: it closes the function early (unbalanced braces)"}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -122,7 +128,13 @@ func (vm *VM) execute(code, input string) (string, *contract.Error) {
 	vm.ph = phaseCompile
 	fnBox, err := vm.evalScript(source, "<code>")
 	if err != nil {
-		return "", vm.classify(err)
+		e := vm.classify(err)
+		if e.Type == contract.UserCodeError && e.Name != "SyntaxError" {
+			// Evaluating the wrapper only creates a function; anything
+			// thrown from it ran outside the function body.
+			return "", breakoutError()
+		}
+		return "", e
 	}
 	defer vm.freeValue(vm.callCtx, fnBox)
 	srcBox, err := vm.newString(source[1 : len(source)-1])
@@ -254,14 +266,16 @@ func (vm *VM) classify(err error) *contract.Error {
 	}
 	if uncatchable {
 		// Uncatchable errors are InternalErrors, which only the engine can
-		// raise (the prelude removes the constructor): the interrupt was
-		// handled above, so this is out-of-memory unless the engine says
-		// otherwise.
+		// raise (the prelude removes the constructor). The interrupt was
+		// handled above; what is left is the engine refusing memory: its
+		// heap limit ("out of memory") or a size limit of its own ("string
+		// too long").
 		d, ok := vm.describe(exc.value)
 		if !ok || d.Message == "out of memory" {
 			return contract.ResourceErrorf(contract.KindMemory, "out of memory: over the %d-byte memory limit", vm.limits.MemoryBytes)
 		}
-		return &contract.Error{Type: contract.SandboxError, Name: d.Name, Message: "engine error: " + d.Message, Stack: d.Stack}
+		return &contract.Error{Type: contract.ResourceError, Kind: contract.KindMemory, Name: d.Name,
+			Message: "engine limit: " + d.Message, Stack: d.Stack}
 	}
 	isNull, _ := vm.call(vm.fn.isNull, uint64(exc.value))
 	if isNull != 0 && vm.mod.Memory().Size() >= (vm.maxPages-1)*65536 {
@@ -306,6 +320,7 @@ type described struct {
 // (the page cap has the headroom) to let describe allocate after an
 // out-of-memory.
 func (vm *VM) describe(value uint32) (described, bool) {
+	vm.ph = phaseDone
 	fallback := described{Message: "uncaught exception (could not be described)"}
 	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.limits.MemoryBytes+1<<20)); err != nil {
 		return fallback, false

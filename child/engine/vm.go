@@ -76,6 +76,7 @@ type VM struct {
 	broken       error
 	callCtx      context.Context
 	parentCtx    context.Context
+	deadlineCtx  context.Context // parentCtx bounded by the deadline
 	deadline     time.Time
 	interrupted  bool
 	limits       contract.Limits
@@ -535,7 +536,7 @@ func (vm *VM) request(ctx context.Context, name, argsJSON string) string {
 	if vm.opts.Handler == nil {
 		return "0host.request: no data handler is configured for this execution"
 	}
-	ans, err := vm.opts.Handler(vm.runCtx(), name, json.RawMessage(wtf8ToUTF8([]byte(argsJSON))))
+	ans, err := vm.opts.Handler(vm.deadlineCtx, name, json.RawMessage(wtf8ToUTF8([]byte(argsJSON))))
 	if err != nil {
 		return "0" + err.Error()
 	}
@@ -546,13 +547,6 @@ func (vm *VM) request(ctx context.Context, name, argsJSON string) string {
 		return "0host.request: the data handler returned invalid JSON for " + name
 	}
 	return "1" + string(ans)
-}
-
-func (vm *VM) runCtx() context.Context {
-	if vm.parentCtx == nil {
-		return context.Background()
-	}
-	return vm.parentCtx
 }
 
 func (vm *VM) normalizeModule(ctx context.Context, basePtr, namePtr uint32) uint32 {
@@ -601,7 +595,7 @@ func (vm *VM) readCString(p uint32, max uint32) (string, bool) {
 }
 
 func (vm *VM) shouldInterrupt(ctx context.Context) bool {
-	if vm.ph != phaseRun && vm.ph != phaseCompile {
+	if vm.ph == phaseInit {
 		return false
 	}
 	if vm.interrupted {

@@ -1,0 +1,446 @@
+package ipc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc/pb"
+)
+
+// Client is the supervisor's side of one child: the GRPCClient adapter.
+// Its calls end when their ctx ends or when the child process exits,
+// whichever comes first.
+type Client struct {
+	client pb.ChildClient
+	// done ends when the child process exits (go-plugin's done context).
+	done context.Context
+}
+
+// newClient returns a Client on c. done may be nil: then there is no
+// process to watch and only the caller's ctx bounds calls.
+func newClient(c pb.ChildClient, done context.Context) *Client {
+	return &Client{client: c, done: done}
+}
+
+// errChildExited is the cancel cause when the child's process ends first.
+var errChildExited = errors.New("ipc: child process exited")
+
+// join returns a ctx that ends with ctx or when the child exits.
+func (c *Client) join(ctx context.Context) (context.Context, context.CancelFunc) {
+	joined, cancel := context.WithCancelCause(ctx)
+	if c.done == nil {
+		return joined, func() { cancel(nil) }
+	}
+	stop := context.AfterFunc(c.done, func() { cancel(errChildExited) })
+	return joined, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
+// classify turns an error from a gRPC call made under ctx into what the
+// caller gets: ctx.Err() wrapped when the caller's ctx ended (so it can
+// tell an abort from a timeout), otherwise a SandboxError naming op.
+func (c *Client) classify(ctx context.Context, op string, err error) error {
+	if ctx.Err() == nil && status.Code(err) == codes.DeadlineExceeded {
+		// The server enforces the deadline too, and its timer can beat
+		// ours: then the deadline has passed and ctx ends at any moment.
+		if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+			<-ctx.Done()
+		}
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("ipc: %s: %w", op, ctx.Err())
+	}
+	if c.done != nil && c.done.Err() != nil {
+		return contract.Errorf(contract.SandboxError, "ipc: %s: child process exited: %s", op, status.Convert(err).Message())
+	}
+	st := status.Convert(err)
+	if st.Code() == codes.FailedPrecondition {
+		return contract.Errorf(contract.SandboxError, "ipc: %s: child refused: %s", op, st.Message())
+	}
+	return contract.Errorf(contract.SandboxError, "ipc: %s: stream broke: %s: %s", op, st.Code(), st.Message())
+}
+
+// violation is a SandboxError for a child that broke the protocol.
+func violation(format string, args ...any) error {
+	return contract.Errorf(contract.SandboxError, "ipc: protocol violation: "+format, args...)
+}
+
+// Ping returns nil once the child serves. Errors are classified as in
+// Execute.
+func (c *Client) Ping(ctx context.Context) error {
+	jctx, cancel := c.join(ctx)
+	defer cancel()
+	if _, err := c.client.Ping(jctx, &pb.PingRequest{}); err != nil {
+		return c.classify(ctx, "ping", err)
+	}
+	return nil
+}
+
+// Execute runs req on the child. It forwards the started, log and
+// data_request events to onEvent as they arrive (onEvent may be nil),
+// answers each data_request by calling handler (a nil handler answers with
+// the error "no data handler"), and returns the child's envelope.
+//
+// onEvent and handler are called on Execute's goroutine, one at a time, in
+// stream order; while one runs, the stream is not read. handler gets a ctx
+// that ends with ctx or when the child exits, and args (null when the
+// guest passed none). An answer that is not JSON is sent to the guest as
+// an error; a nil answer is sent as null.
+//
+// The error is ctx.Err() wrapped with %w when ctx ended first, and a
+// *contract.Error of type SandboxError when the child exited, refused the
+// execution (it already ran one), or broke the protocol (closed the stream
+// before its result, sent an unknown event, a result twice, an event out
+// of order or for another execution).
+func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func(contract.Event), handler contract.DataHandler) (contract.Result, error) {
+	jctx, cancel := c.join(ctx)
+	defer cancel()
+
+	stream, err := c.client.Execute(jctx)
+	if err != nil {
+		return contract.Result{}, c.classify(ctx, "execute", err)
+	}
+	// A failed Send means the stream is gone; Recv reports why.
+	_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_Request{Request: requestToPB(req)}})
+
+	var (
+		started bool
+		lastSeq int64
+		result  *contract.Result
+	)
+	for {
+		m, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			if result == nil {
+				return contract.Result{}, violation("child closed the stream before sending a result")
+			}
+			return *result, nil
+		}
+		if err != nil {
+			return contract.Result{}, c.classify(ctx, "execute", err)
+		}
+		ev, err := eventFromPB(m)
+		if err != nil { // the only error: errUnknownEvent
+			return contract.Result{}, violation("child sent an event of unknown type")
+		}
+		switch {
+		case ev.ExecutionID != req.ID:
+			return contract.Result{}, violation("child sent a %s event for execution %q, want %q", ev.Type, ev.ExecutionID, req.ID)
+		case result != nil:
+			if ev.Type == contract.EventResult {
+				return contract.Result{}, violation("child sent a second result")
+			}
+			return contract.Result{}, violation("child sent a %s event after its result", ev.Type)
+		case !started && ev.Type != contract.EventStarted:
+			return contract.Result{}, violation("child sent a %s event before started", ev.Type)
+		case started && ev.Type == contract.EventStarted:
+			return contract.Result{}, violation("child sent started twice")
+		}
+
+		switch ev.Type {
+		case contract.EventStarted:
+			started = true
+		case contract.EventResult:
+			if ev.Result.OK == (ev.Result.Error != nil) {
+				return contract.Result{}, violation("child sent a result with ok=%t and error=%v", ev.Result.OK, ev.Result.Error)
+			}
+			result = ev.Result
+			// Nothing more to say; the child ends the stream next.
+			_ = stream.CloseSend()
+			continue
+		case contract.EventDataRequest:
+			if ev.DataRequest.Seq != lastSeq+1 {
+				return contract.Result{}, violation("child sent data_request seq %d, want %d", ev.DataRequest.Seq, lastSeq+1)
+			}
+			lastSeq = ev.DataRequest.Seq
+		}
+		if onEvent != nil {
+			onEvent(ev)
+		}
+		if ev.Type == contract.EventDataRequest {
+			resp := answer(jctx, handler, *ev.DataRequest)
+			// As above: if the stream is gone, the next Recv says why.
+			_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_DataResponse{DataResponse: resp}})
+		}
+	}
+}
+
+// errNoDataHandler answers data requests when Execute got no handler.
+var errNoDataHandler = errors.New("no data handler")
+
+// answer calls handler for d and encodes what it says.
+func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRequest) *pb.DataResponse {
+	if handler == nil {
+		return dataResponseToPB(d.Seq, nil, errNoDataHandler)
+	}
+	args := d.Args
+	if len(args) == 0 {
+		args = json.RawMessage("null")
+	}
+	value, err := handler(ctx, d.Name, args)
+	switch {
+	case err != nil:
+		return dataResponseToPB(d.Seq, nil, err)
+	case len(value) == 0:
+		value = json.RawMessage("null")
+	case !json.Valid(value):
+		return dataResponseToPB(d.Seq, nil, fmt.Errorf("data handler for %q answered with invalid JSON", d.Name))
+	}
+	return dataResponseToPB(d.Seq, value, nil)
+}
+
+// grpcServer is the child's side: the GRPCServer adapter around a Runner.
+type grpcServer struct {
+	pb.UnimplementedChildServer
+
+	runner Runner
+	// used is set by the first Execute; a child runs one execution.
+	used atomic.Bool
+}
+
+func newGRPCServer(r Runner) *grpcServer { return &grpcServer{runner: r} }
+
+// Ping answers at once.
+func (s *grpcServer) Ping(context.Context, *pb.PingRequest) (*pb.PingResponse, error) {
+	return &pb.PingResponse{}, nil
+}
+
+// Execute serves the one execution of this child's life.
+func (s *grpcServer) Execute(stream pb.Child_ExecuteServer) error {
+	if !s.used.CompareAndSwap(false, true) {
+		return status.Error(codes.FailedPrecondition, "this child already ran an execution; a child runs one")
+	}
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	r := first.GetRequest()
+	if r == nil {
+		return status.Error(codes.InvalidArgument, "the first message of an execution must be its request")
+	}
+	req := requestFromPB(r)
+
+	ctx, cancel := context.WithCancelCause(stream.Context())
+	defer cancel(nil)
+	x := &execution{
+		stream:  stream,
+		id:      req.ID,
+		ctx:     ctx,
+		cancel:  cancel,
+		pending: make(map[int64]chan *pb.DataResponse),
+		recvEnd: make(chan struct{}),
+	}
+	if err := x.send(contract.Event{Type: contract.EventStarted}); err != nil {
+		return err
+	}
+	// The receiver ends when the supervisor half-closes, or when the
+	// stream ends, which at the latest is when this method returns.
+	go x.receive()
+
+	res := s.runner.Run(ctx, req, x.emit, x.request)
+
+	x.finish()
+	if err := x.violation(); err != nil {
+		return err
+	}
+	return x.send(contract.Event{Type: contract.EventResult, Result: &res})
+}
+
+// execution is the child's state for its one Execute stream.
+type execution struct {
+	stream pb.Child_ExecuteServer
+	id     string
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	// sendMu serialises Send (gRPC allows one sender at a time) and makes
+	// seq order and stream order the same.
+	sendMu   sync.Mutex
+	finished bool // guarded by sendMu: Run returned, only the result goes out
+
+	mu      sync.Mutex
+	pending map[int64]chan *pb.DataResponse // guarded by mu
+	issued  int64                           // guarded by mu (and written under sendMu): highest seq sent
+	recvErr error                           // guarded by mu: why no answer can come
+	broke   error                           // guarded by mu: the supervisor's protocol violation
+	recvEnd chan struct{}                   // closed when receive returns
+}
+
+// send writes one event. The caller must not hold sendMu.
+func (x *execution) send(e contract.Event) error {
+	x.sendMu.Lock()
+	defer x.sendMu.Unlock()
+	return x.sendLocked(e)
+}
+
+func (x *execution) sendLocked(e contract.Event) error {
+	e.ExecutionID = x.id
+	m, err := eventToPB(e)
+	if err != nil {
+		return status.Error(codes.Internal, err.Error())
+	}
+	return x.stream.Send(m)
+}
+
+// violation returns the supervisor's protocol violation, if any.
+func (x *execution) violation() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.broke
+}
+
+// fail records a protocol violation by the supervisor and stops the run.
+func (x *execution) fail(err error) {
+	x.mu.Lock()
+	x.broke = err
+	x.mu.Unlock()
+	x.cancel(err)
+}
+
+// finish stops emit and request from sending anything more.
+func (x *execution) finish() {
+	x.sendMu.Lock()
+	x.finished = true
+	x.sendMu.Unlock()
+}
+
+// emit is the Runner's emit: it forwards log events.
+func (x *execution) emit(e contract.Event) {
+	if e.Type != contract.EventLog || e.Log == nil {
+		return
+	}
+	x.sendMu.Lock()
+	defer x.sendMu.Unlock()
+	if x.finished {
+		return
+	}
+	// A failed Send means the stream is gone, and then ctx ends too.
+	_ = x.sendLocked(contract.Event{Type: contract.EventLog, Log: e.Log})
+}
+
+// request is the Runner's DataHandler: it sends a data_request and waits
+// for the matching data_response.
+func (x *execution) request(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	ch := make(chan *pb.DataResponse, 1)
+
+	x.sendMu.Lock()
+	if x.finished {
+		x.sendMu.Unlock()
+		return nil, errors.New("ipc: data request after the execution finished")
+	}
+	x.mu.Lock()
+	if x.recvErr != nil {
+		err := x.recvErr
+		x.mu.Unlock()
+		x.sendMu.Unlock()
+		return nil, err
+	}
+	x.issued++
+	seq := x.issued
+	x.pending[seq] = ch
+	x.mu.Unlock()
+	err := x.sendLocked(contract.Event{
+		Type:        contract.EventDataRequest,
+		DataRequest: &contract.DataRequest{Seq: seq, Name: name, Args: args},
+	})
+	x.sendMu.Unlock()
+
+	forget := func() {
+		x.mu.Lock()
+		delete(x.pending, seq)
+		x.mu.Unlock()
+	}
+	if err != nil {
+		forget()
+		return nil, fmt.Errorf("ipc: send data request %d: %w", seq, err)
+	}
+	select {
+	case resp := <-ch:
+		return decodeAnswer(resp)
+	case <-ctx.Done():
+		forget()
+		return nil, fmt.Errorf("ipc: data request %d: %w", seq, ctx.Err())
+	case <-x.ctx.Done():
+		forget()
+		return nil, fmt.Errorf("ipc: data request %d: %w", seq, context.Cause(x.ctx))
+	case <-x.recvEnd:
+		forget()
+		select {
+		case resp := <-ch: // answered just before the stream ended
+			return decodeAnswer(resp)
+		default:
+		}
+		x.mu.Lock()
+		err := x.recvErr
+		x.mu.Unlock()
+		return nil, err
+	}
+}
+
+// decodeAnswer turns a data response into the DataHandler's results; an
+// empty value is null.
+func decodeAnswer(resp *pb.DataResponse) (json.RawMessage, error) {
+	value, err := dataResponseFromPB(resp)
+	if err == nil && len(value) == 0 {
+		value = json.RawMessage("null")
+	}
+	return value, err
+}
+
+// receive reads the supervisor's messages after the request: data
+// responses, delivered to the waiting request. Anything else cancels the
+// execution with an InvalidArgument cause.
+func (x *execution) receive() {
+	var err error
+	defer func() {
+		x.mu.Lock()
+		x.recvErr = err
+		x.mu.Unlock()
+		close(x.recvEnd)
+	}()
+	for {
+		var m *pb.ToChild
+		m, err = x.stream.Recv()
+		if errors.Is(err, io.EOF) {
+			err = errors.New("ipc: the supervisor closed its side of the stream; no answer will come")
+			return
+		}
+		if err != nil {
+			err = fmt.Errorf("ipc: execute stream: %w", err)
+			return
+		}
+		resp := m.GetDataResponse()
+		if resp == nil {
+			err = status.Error(codes.InvalidArgument, "protocol violation: after the request the supervisor may send only data responses")
+			x.fail(err)
+			return
+		}
+		x.mu.Lock()
+		ch, ok := x.pending[resp.GetSeq()]
+		delete(x.pending, resp.GetSeq())
+		issued := x.issued
+		x.mu.Unlock()
+		switch {
+		case ok:
+			ch <- resp // buffered, and only this goroutine sends on it
+		case resp.GetSeq() < 1 || resp.GetSeq() > issued:
+			err = status.Errorf(codes.InvalidArgument, "protocol violation: data response %d answers no request", resp.GetSeq())
+			x.fail(err)
+			return
+		default:
+			// The request gave up (its ctx ended) before the answer came.
+		}
+	}
+}

@@ -1,0 +1,98 @@
+// Package ipc is the wire between the supervisor and a child process: the
+// go-plugin handshake and plugin type, the gRPC service, and the adapters
+// that carry contract values across it.
+//
+// One execution is one bidirectional gRPC stream (Child.Execute, defined in
+// proto/warden.proto). The supervisor sends the request; the child streams
+// started, log and data_request events and then the result; the supervisor
+// answers each data_request on the same stream. The child side serves a
+// Runner and runs at most one execution in its life; the supervisor side is
+// a *Client.
+//
+// Only this package imports go-plugin, gRPC and protobuf, so it also holds
+// both ends of the process: Serve for the child's main, Start for the
+// supervisor. Everything that crosses the wire is a contract type,
+// converted in convert.go and nowhere else. The generated code in ipc/pb
+// is committed; generate.sh rebuilds it.
+package ipc
+
+//go:generate sh generate.sh
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc/pb"
+)
+
+// Handshake is shared by the supervisor and its children. A binary started
+// without the cookie in its environment is not being run as a child.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  1,
+	MagicCookieKey:   "WARDEN_CHILD",
+	MagicCookieValue: "9c8d1e70a94ab5248f0df3cb6372b4ef",
+}
+
+// PluginName is the name a child serves its Runner under.
+const PluginName = "child"
+
+// PluginMap is the plugin set the supervisor dispenses from. Its
+// ChildPlugin has no Runner: it can build clients but serves nothing. A
+// child serves ServerPluginMap(r) instead.
+var PluginMap = map[string]plugin.Plugin{
+	PluginName: &ChildPlugin{},
+}
+
+// ServerPluginMap is the plugin set a child serves: PluginMap with r as the
+// Runner.
+func ServerPluginMap(r Runner) map[string]plugin.Plugin {
+	return map[string]plugin.Plugin{PluginName: &ChildPlugin{Runner: r}}
+}
+
+// Runner is what a child serves: exactly one execution.
+type Runner interface {
+	// Run runs req; it calls emit for each log event as it happens and
+	// request for each host.request (request blocks until the supervisor
+	// answers or ctx ends). It returns the final envelope.
+	//
+	// ctx ends when the supervisor cancels the stream or goes away. emit
+	// forwards only EventLog events with Log set; the adapter sends started
+	// and result itself and ignores other types. emit and request are safe
+	// to call from several goroutines but do nothing useful after Run
+	// returns. An error from request carries the data handler's message
+	// verbatim, or says why no answer can come (ctx ended, stream closed).
+	Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result
+}
+
+// ChildPlugin is the go-plugin plugin of a child. It speaks gRPC only.
+type ChildPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+
+	// Runner is what GRPCServer serves. The supervisor leaves it nil.
+	Runner Runner
+}
+
+var _ plugin.GRPCPlugin = (*ChildPlugin)(nil)
+
+// errNoRunner is returned when a Runner-less ChildPlugin is served.
+var errNoRunner = errors.New("ipc: ChildPlugin has no Runner to serve")
+
+// GRPCServer registers the Child service, serving p.Runner, on s.
+func (p *ChildPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	if p.Runner == nil {
+		return errNoRunner
+	}
+	pb.RegisterChildServer(s, newGRPCServer(p.Runner))
+	return nil
+}
+
+// GRPCClient returns a *Client on c. done is go-plugin's context that ends
+// when the child process exits; every call made through the client ends
+// with it.
+func (p *ChildPlugin) GRPCClient(done context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return newClient(pb.NewChildClient(c), done), nil
+}

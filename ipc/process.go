@@ -1,0 +1,137 @@
+package ipc
+
+// The two ends of a child process, so that the packages that start and run
+// children need not import go-plugin themselves.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+)
+
+// Serve serves r as a child and returns when the supervisor shuts the
+// child down. It must run in a process the supervisor started with Start:
+// without Handshake's cookie in its environment it prints a message and
+// exits with status 1. The process's stdout carries go-plugin's handshake,
+// so nothing else may write to it; logger (nil: discard) should write to
+// stderr, which the supervisor reads.
+func Serve(r Runner, logger hclog.Logger) {
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: Handshake,
+		Plugins:         ServerPluginMap(r),
+		GRPCServer:      plugin.DefaultGRPCServer,
+		Logger:          logger,
+	})
+}
+
+// ProcessConfig describes a child process for Start.
+type ProcessConfig struct {
+	// Cmd is the child command, prepared by the caller: path, args,
+	// SysProcAttr (Setsid, Pdeathsig, cgroup fd) and Env. go-plugin
+	// appends its handshake variables to Cmd.Env, sets Stdout and Stderr
+	// to pipes, and sets Stdin to the supervisor's os.Stdin. The host
+	// environment is never added (SkipHostEnv).
+	Cmd *exec.Cmd
+	// Logger receives go-plugin's logs and the child's stderr, one entry
+	// per line. Nil discards them.
+	Logger hclog.Logger
+	// StartTimeout bounds the handshake. Zero means go-plugin's default,
+	// one minute.
+	StartTimeout time.Duration
+}
+
+// Process is a started child.
+type Process struct {
+	pc     *plugin.Client
+	client *Client
+	pid    int
+}
+
+// Start starts cfg.Cmd, completes the handshake and returns the child.
+// If ctx ends first, Start returns an error wrapping ctx.Err() at once,
+// and the child is killed as soon as go-plugin lets go of it (when the
+// handshake completes or hits StartTimeout).
+func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
+	if cfg.Cmd == nil {
+		return nil, errors.New("ipc: start child: ProcessConfig.Cmd is nil")
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	pc := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  Handshake,
+		Plugins:          PluginMap,
+		Cmd:              cfg.Cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Logger:           logger,
+		StartTimeout:     cfg.StartTimeout,
+		SkipHostEnv:      true,
+	})
+
+	type started struct {
+		client *Client
+		err    error
+	}
+	ch := make(chan started, 1)
+	go func() {
+		c, err := dispense(pc)
+		ch <- started{c, err}
+	}()
+	select {
+	case s := <-ch:
+		if s.err != nil {
+			pc.Kill()
+			return nil, s.err
+		}
+		return &Process{pc: pc, client: s.client, pid: cfg.Cmd.Process.Pid}, nil
+	case <-ctx.Done():
+		// go-plugin holds its lock for the whole handshake, so Kill would
+		// wait for it; kill the child once the handshake is over instead.
+		go func() {
+			<-ch
+			pc.Kill()
+		}()
+		return nil, fmt.Errorf("ipc: start child: %w", ctx.Err())
+	}
+}
+
+// dispense connects to the child and returns its Client.
+func dispense(pc *plugin.Client) (*Client, error) {
+	proto, err := pc.Client()
+	if err != nil {
+		return nil, fmt.Errorf("ipc: start child: %w", err)
+	}
+	raw, err := proto.Dispense(PluginName)
+	if err != nil {
+		return nil, fmt.Errorf("ipc: dispense %s: %w", PluginName, err)
+	}
+	c, ok := raw.(*Client)
+	if !ok {
+		return nil, fmt.Errorf("ipc: dispense %s: got %T, want *Client", PluginName, raw)
+	}
+	return c, nil
+}
+
+// Client returns the client of the child's one execution.
+func (p *Process) Client() *Client { return p.client }
+
+// PID is the child's process id.
+func (p *Process) PID() int { return p.pid }
+
+// Exited reports whether the child process has exited.
+func (p *Process) Exited() bool { return p.pc.Exited() }
+
+// Kill asks the child to shut down, waits up to two seconds, then kills
+// it, and reaps it. It is safe to call after the process died, and more
+// than once. (The supervisor's hard kill at the deadline is a SIGKILL of
+// the process group, not this.)
+func (p *Process) Kill() { p.pc.Kill() }

@@ -1,0 +1,132 @@
+package ipc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+// These tests start the test binary itself as a real child (go-plugin's
+// helperProcess pattern): TestHelperProcess is the child's main.
+
+const helperEnv = "WARDEN_IPC_TEST_CHILD"
+
+// TestHelperProcess is not a test: it is the child's main when the test
+// binary is started by helperCmd, and does nothing otherwise.
+func TestHelperProcess(t *testing.T) {
+	if os.Getenv(helperEnv) != "1" {
+		return
+	}
+	Serve(runnerFunc(func(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result {
+		switch req.Code {
+		case "crash":
+			os.Exit(3)
+		case "hang":
+			<-ctx.Done()
+			return contract.Fail(ctx.Err(), req.Limits)
+		}
+		emit(contract.Event{Type: contract.EventLog, Log: &contract.LogEntry{Level: "log", Text: "pid"}})
+		v, err := request(ctx, "double", req.Input)
+		if err != nil {
+			return contract.Fail(err, req.Limits)
+		}
+		return contract.Result{OK: true, Value: v, Logs: []contract.LogEntry{}, Limits: req.Limits}
+	}), nil)
+	os.Exit(0)
+}
+
+func helperCmd(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = []string{helperEnv + "=1"}
+	return cmd
+}
+
+func startHelper(t *testing.T) *Process {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p, err := Start(ctx, ProcessConfig{Cmd: helperCmd(t), StartTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(p.Kill)
+	if p.PID() <= 0 {
+		t.Errorf("PID() = %d", p.PID())
+	}
+	return p
+}
+
+func TestProcessRunsOneExecution(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	p := startHelper(t)
+	ctx := context.Background()
+	if err := p.Client().Ping(ctx); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	var rec recorder
+	res, err := p.Client().Execute(ctx, contract.Request{ID: "e1", Code: "ok", Input: json.RawMessage(`21`)}, rec.on,
+		func(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+			if name != "double" || string(args) != "21" {
+				return nil, errors.New("unexpected request")
+			}
+			return json.RawMessage(`42`), nil
+		})
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	if !res.OK || string(res.Value) != "42" {
+		t.Errorf("result: %+v", res)
+	}
+	if n := len(rec.get()); n != 3 { // started, log, data_request
+		t.Errorf("got %d events, want 3: %+v", n, rec.get())
+	}
+	_, err = p.Client().Execute(ctx, contract.Request{ID: "e2"}, nil, nil)
+	requireSandboxError(t, err, "already ran an execution")
+
+	p.Kill()
+	if !p.Exited() {
+		t.Error("the child has not exited after Kill")
+	}
+}
+
+func TestProcessCrashIsSandboxError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	p := startHelper(t)
+	ctx, cancel := context.WithTimeout(context.Background(), prompt)
+	defer cancel()
+	_, err := p.Client().Execute(ctx, contract.Request{ID: "x", Code: "crash"}, nil, nil)
+	requireSandboxError(t, err, "")
+	if ctx.Err() != nil {
+		t.Error("Execute waited for the ctx to end instead of noticing the crash")
+	}
+}
+
+func TestProcessCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	p := startHelper(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := p.Client().Execute(ctx, contract.Request{ID: "x", Code: "hang"}, nil, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Execute: got %v, want it to wrap DeadlineExceeded", err)
+	}
+}
+
+func TestStartWithoutCmd(t *testing.T) {
+	if _, err := Start(context.Background(), ProcessConfig{}); err == nil {
+		t.Error("Start without a Cmd must fail")
+	}
+}

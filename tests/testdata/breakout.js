@@ -1,0 +1,2 @@
+// expect: UserCodeError
+}, host.request("leak"), console.log("leak"), async function (input) {

@@ -1,0 +1,2 @@
+// expect: TimeoutError
+return /^(a+)+$/.test("a".repeat(64) + "!");

@@ -1,0 +1,3 @@
+// expect: ResourceError/stack
+function down(n) { return down(n + 1) + 1; }
+return down(0);

@@ -1,0 +1,3 @@
+// expect: TimeoutError
+const o = { get x() { while (true) {} } };
+return o.x;

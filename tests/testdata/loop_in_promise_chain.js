@@ -1,0 +1,4 @@
+// expect: TimeoutError
+const spin = () => Promise.resolve().then(spin);
+spin();
+await new Promise(() => {});

@@ -1,0 +1,2 @@
+// expect: TimeoutError
+return { toJSON() { for (;;) {} } };
