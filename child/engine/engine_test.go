@@ -506,7 +506,9 @@ func TestVMRunsOnce(t *testing.T) {
 
 func TestStats(t *testing.T) {
 	res := run(t, contract.Request{Code: "console.log('x'); const a = new Array(1e5).fill(1); let s = 0; for (const v of a) s += v; await host.request('n'); return s"},
-		RunOptions{Handler: func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return json.RawMessage("1"), nil }})
+		RunOptions{Handler: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage("1"), nil
+		}})
 	check(t, res, want{value: "100000"})
 	s := res.Stats
 	if s.WallMS <= 0 || s.CPUMS <= 0 || s.HeapBytes <= 0 || s.PeakMemoryBytes <= 0 || s.PeakStackBytes <= 0 || s.DataRequests != 1 || s.LogBytes != 4 {

@@ -204,3 +204,14 @@ func TestHandlerContextEnds(t *testing.T) {
 		t.Fatal("handler context still live after the execution")
 	}
 }
+
+// TestSHA256MatchesPureJS cross-checks the builtin against a JavaScript
+// SHA-256 run in the same sandbox.
+func TestSHA256MatchesPureJS(t *testing.T) {
+	src, err := os.ReadFile("testdata/sha256.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runCode(t, string(src)+"\nconst s = ['', 'abc', 'héllo wörld', '😀', '\\ud800x', 'x'.repeat(1000)]; return s.every(v => sha256js(v) === sha256(v))")
+	check(t, res, want{value: "true"})
+}
