@@ -7,11 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os/exec"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
 )
 
 // Serve serves r as a child and returns when the supervisor shuts the
@@ -35,14 +37,16 @@ func Serve(r Runner, logger hclog.Logger) {
 // ProcessConfig describes a child process for Start.
 type ProcessConfig struct {
 	// Cmd is the child command, prepared by the caller: path, args,
-	// SysProcAttr (Setsid, Pdeathsig, cgroup fd) and Env. go-plugin
-	// appends its handshake variables to Cmd.Env, sets Stdout and Stderr
-	// to pipes, and sets Stdin to the supervisor's os.Stdin. The host
-	// environment is never added (SkipHostEnv).
+	// SysProcAttr (process group, Pdeathsig, cgroup fd) and Env. Start
+	// appends go-plugin's handshake variables to Cmd.Env (never the host
+	// environment), connects Stdout and Stderr to pipes and Stdin to
+	// /dev/null. After the child is reaped, Cmd.ProcessState holds its
+	// exit status and rusage.
 	Cmd *exec.Cmd
-	// Logger receives go-plugin's logs and the child's stderr, one entry
-	// per line. Nil discards them.
-	Logger hclog.Logger
+	// Logger receives go-plugin's logs and the child's stderr, one record
+	// per line, re-emitted at the level the line carries. Nil discards
+	// them.
+	Logger *slog.Logger
 	// StartTimeout bounds the handshake. Zero means go-plugin's default,
 	// one minute.
 	StartTimeout time.Duration
@@ -63,18 +67,23 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	if cfg.Cmd == nil {
 		return nil, errors.New("ipc: start child: ProcessConfig.Cmd is nil")
 	}
-	logger := cfg.Logger
-	if logger == nil {
-		logger = hclog.NewNullLogger()
+	logger := hclog.NewNullLogger()
+	if cfg.Logger != nil {
+		logger = slogAdapter(cfg.Logger)
 	}
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          PluginMap,
-		Cmd:              cfg.Cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           logger,
 		StartTimeout:     cfg.StartTimeout,
 		SkipHostEnv:      true,
+		// Our own runner starts cfg.Cmd: go-plugin passes a spec command
+		// carrying only its handshake variables (SkipHostEnv).
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
+			cfg.Cmd.Env = append(cfg.Cmd.Env, spec.Env...)
+			return newCmdRunner(cfg.Cmd)
+		},
 	})
 
 	type started struct {

@@ -10,9 +10,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/wardenhq/warden/child"
 )
 
 func main() {
+	// A child is this binary re-executed by the supervisor ("warden child",
+	// recognised by go-plugin's cookie); it serves one execution and exits.
+	child.RunIfChild()
 	os.Exit(doMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -39,6 +44,11 @@ func doMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return cmdRun(args[1:], stdin, stdout, stderr)
+	case "child":
+		// Only meaningful when started by a supervisor (RunIfChild above
+		// serves before we get here).
+		fmt.Fprintln(stderr, "warden child: this subcommand is started by the supervisor, not by hand")
+		return exitUsage
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

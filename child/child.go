@@ -1,0 +1,132 @@
+// Package child is the child side of Warden: a process that the
+// supervisor starts, that prepares one QuickJS instance before it reports
+// ready, serves exactly one execution over the ipc wire, and exits.
+//
+// The warden binary re-executes itself with the explicit subcommand
+// "child" (cmd.Args[0] is "warden-child", so children are easy to spot in
+// ps). A program that embeds the supervisor and wants the same re-exec
+// calls RunIfChild at the top of main: it recognises go-plugin's magic
+// cookie in the environment, serves, and never returns.
+//
+// The child's configuration arrives in one environment variable
+// (ConfigEnv), because its environment is otherwise empty; it holds no
+// secrets, only limits and the cache directory. Guest output never
+// reaches the child's stdout (go-plugin's handshake) or stderr (which the
+// supervisor parses as log records): the engine captures it.
+package child
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/wardenhq/warden/child/engine"
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
+)
+
+// ConfigEnv is the environment variable that carries Config as JSON.
+const ConfigEnv = "WARDEN_CHILD_CONFIG"
+
+// Config is what the supervisor tells a child.
+type Config struct {
+	// MemoryBytes is the memory profile this child is prepared for.
+	MemoryBytes int64 `json:"memory_bytes"`
+	// CacheDir is the wazero compilation cache shared by all children.
+	CacheDir string           `json:"cache_dir"`
+	Defaults contract.Limits  `json:"defaults"`
+	Caps     contract.Limits  `json:"caps"`
+	Harden   HardeningOptions `json:"harden"`
+}
+
+// HardeningOptions select the child's self-hardening steps.
+type HardeningOptions struct {
+	// NoNewPrivs sets PR_SET_NO_NEW_PRIVS before anything untrusted runs.
+	NoNewPrivs bool `json:"no_new_privs"`
+}
+
+// IsChild reports whether this process was started as a Warden child.
+func IsChild() bool {
+	return os.Getenv(ipc.Handshake.MagicCookieKey) == ipc.Handshake.MagicCookieValue
+}
+
+// RunIfChild serves as a child and exits when this process was started
+// as one; otherwise it returns at once.
+func RunIfChild() {
+	if IsChild() {
+		os.Exit(Main())
+	}
+}
+
+// Main runs the child: prepare, serve one execution, exit. It returns the
+// process exit status; it returns only on a start-up failure (go-plugin
+// exits the process when the supervisor is done with it).
+func Main() int {
+	logger := hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true, Level: hclog.Info, Name: "child"})
+	var cfg Config
+	if err := json.Unmarshal([]byte(os.Getenv(ConfigEnv)), &cfg); err != nil {
+		logger.Error("bad child configuration", "env", ConfigEnv, "error", err.Error())
+		return 2
+	}
+	ctx := context.Background()
+	r, err := prepare(ctx, cfg)
+	if err != nil {
+		logger.Error("child start-up failed", "error", err.Error())
+		return 3
+	}
+	ipc.Serve(r, logger)
+	return 0
+}
+
+// runner serves the one VM this child prepared.
+type runner struct {
+	vm *engine.VM
+}
+
+func prepare(ctx context.Context, cfg Config) (*runner, error) {
+	if err := harden(cfg.Harden); err != nil {
+		return nil, err
+	}
+	eng, err := engine.New(ctx, engine.Config{
+		CacheDir: cfg.CacheDir,
+		// The supervisor's SIGKILL bounds slow builtins; the optimizing
+		// path stays free of per-loop context checks.
+		CloseOnContextDone: false,
+		Defaults:           cfg.Defaults,
+		Caps:               cfg.Caps,
+		Logger:             slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("child: engine: %w", err)
+	}
+	mem := cfg.MemoryBytes
+	if mem == 0 {
+		mem = cfg.Defaults.MemoryBytes
+	}
+	vm, err := eng.NewVM(ctx, mem)
+	if err != nil {
+		return nil, fmt.Errorf("child: prepare VM: %w", err)
+	}
+	return &runner{vm: vm}, nil
+}
+
+// Run runs the one execution. The engine enforces the deadline itself;
+// the supervisor's kill is the layer above.
+func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result {
+	start := time.Now()
+	res := r.vm.Run(ctx, req, engine.RunOptions{
+		Handler: request,
+		OnLog: func(e contract.LogEntry) {
+			emit(contract.Event{Type: contract.EventLog, ExecutionID: req.ID, Log: &e})
+		},
+	})
+	if res.Stats.WallMS == 0 {
+		res.Stats.WallMS = float64(time.Since(start).Microseconds()) / 1000
+	}
+	return res
+}

@@ -1,0 +1,65 @@
+package ipc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+// slogAdapter gives go-plugin the hclog.Logger it requires, writing JSON
+// lines that are re-emitted through the caller's slog.Logger. A child's
+// stderr arrives here line by line: a line that is not one of the child's
+// own JSON records is logged as text at debug level under "child_stderr",
+// never parsed into a record of its own, so nothing a child prints can
+// forge a supervisor log entry. (Guest code cannot write to stderr at
+// all: the engine captures the module's fd_write.)
+func slogAdapter(l *slog.Logger) hclog.Logger {
+	return hclog.New(&hclog.LoggerOptions{
+		Name:       "child",
+		Output:     &slogWriter{l: l},
+		JSONFormat: true,
+		Level:      hclog.Debug,
+	})
+}
+
+type slogWriter struct{ l *slog.Logger }
+
+func (w *slogWriter) Write(b []byte) (int, error) {
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var rec map[string]any
+		if json.Unmarshal(line, &rec) != nil {
+			w.l.Debug("child output", "child_stderr", string(line))
+			continue
+		}
+		level := slog.LevelInfo
+		switch strings.ToLower(str(rec["@level"])) {
+		case "trace", "debug":
+			level = slog.LevelDebug
+		case "warn":
+			level = slog.LevelWarn
+		case "error":
+			level = slog.LevelError
+		}
+		msg := str(rec["@message"])
+		attrs := make([]any, 0, 2*len(rec))
+		for k, v := range rec {
+			if !strings.HasPrefix(k, "@") {
+				attrs = append(attrs, k, v)
+			}
+		}
+		if mod := str(rec["@module"]); mod != "" {
+			attrs = append(attrs, "module", mod)
+		}
+		w.l.Log(context.Background(), level, msg, attrs...)
+	}
+	return len(b), nil
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}

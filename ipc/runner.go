@@ -1,0 +1,68 @@
+package ipc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+
+	"github.com/hashicorp/go-plugin/runner"
+)
+
+// cmdRunner starts a child for go-plugin. It replaces go-plugin's own
+// runner so that the child's descriptors are exactly stdout and stderr
+// (go-plugin's would hand it the supervisor's stdin) and so that the
+// caller's exec.Cmd, with its SysProcAttr, is the one that runs and is
+// reaped (its ProcessState carries the child's rusage).
+type cmdRunner struct {
+	cmd            *exec.Cmd
+	stdout, stderr io.ReadCloser
+}
+
+var _ runner.Runner = (*cmdRunner)(nil)
+
+func newCmdRunner(cmd *exec.Cmd) (*cmdRunner, error) {
+	cmd.Stdin = nil // /dev/null
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr}, nil
+}
+
+func (r *cmdRunner) Start(context.Context) error { return r.cmd.Start() }
+func (r *cmdRunner) Wait(context.Context) error  { return r.cmd.Wait() }
+
+func (r *cmdRunner) Kill(context.Context) error {
+	if r.cmd.Process == nil {
+		return nil
+	}
+	if err := r.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	return nil
+}
+
+func (r *cmdRunner) Stdout() io.ReadCloser { return r.stdout }
+func (r *cmdRunner) Stderr() io.ReadCloser { return r.stderr }
+func (r *cmdRunner) Name() string          { return r.cmd.Path }
+
+func (r *cmdRunner) ID() string {
+	if r.cmd.Process == nil {
+		return ""
+	}
+	return fmt.Sprint(r.cmd.Process.Pid)
+}
+
+func (r *cmdRunner) Diagnose(context.Context) string {
+	return "the child failed to start or to complete the handshake; run `warden doctor`, and check that the binary runs the `child` subcommand"
+}
+
+func (r *cmdRunner) PluginToHost(n, a string) (string, string, error) { return n, a, nil }
+func (r *cmdRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }

@@ -1,0 +1,309 @@
+// Package supervisor is Warden's public Go API: it runs each execution in
+// a fresh, prespawned child process and returns the envelope.
+//
+// New starts a pool of children, each already holding an initialised
+// QuickJS instance. Execute (or Stream, which also delivers events as
+// they happen) takes one child, sends it the request over the ipc wire,
+// answers its data requests through the caller's handler, and discards
+// the child: a child is never reused. Timeouts come in three layers: the
+// engine's own deadline inside the child, the supervisor's deadline on
+// the stream, and a SIGKILL of the child's process group at the deadline
+// plus a grace. Whatever one execution does, the supervisor keeps
+// serving.
+//
+// The package imports only the standard library and Warden's own
+// packages.
+package supervisor
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/pool"
+)
+
+// Config configures a Supervisor. It is copied and validated once in New;
+// every zero field takes the documented default.
+type Config struct {
+	// Binary is the program started as a child, with ChildArgs. Default:
+	// this executable (os.Executable), which must then call
+	// child.RunIfChild at the top of main or be the warden binary.
+	Binary string
+	// ChildArgs are the child's arguments. Default: ["child"].
+	ChildArgs []string
+	// CacheDir is the wazero compilation cache every child shares.
+	// Default: $XDG_CACHE_HOME/warden/wazero (or the OS equivalent).
+	CacheDir string
+	// PoolSize is the number of idle children kept ready per limits
+	// profile. Default 2.
+	PoolSize int
+	// SpawnConcurrency bounds children starting at once. Default 2.
+	SpawnConcurrency int
+	// MaxIdleAge replaces idle children older than this. Default 5m.
+	MaxIdleAge time.Duration
+	// QueueTimeout bounds the wait for a free child; past it an execution
+	// fails with CapacityError. Default 5s.
+	QueueTimeout time.Duration
+	// KillGrace is how long past its deadline a child may take before its
+	// process group is SIGKILLed. Default 250ms.
+	KillGrace time.Duration
+	// StartTimeout bounds one child's start-up and handshake. Default 10s.
+	StartTimeout time.Duration
+	// Defaults and Caps bound requests. Default: contract.DefaultLimits
+	// and contract.DefaultCaps.
+	Defaults contract.Limits
+	Caps     contract.Limits
+	// Logger receives the supervisor's logs and the children's own log
+	// records. Default: discard.
+	Logger *slog.Logger
+}
+
+// Supervisor runs executions in child processes. It is safe for
+// concurrent use.
+type Supervisor struct {
+	cfg  Config
+	log  *slog.Logger
+	pool *pool.Pool[int64, *process]
+
+	executions atomic.Uint64
+	failures   atomic.Uint64
+	kills      atomic.Uint64
+	closed     atomic.Bool
+}
+
+// New validates cfg and starts warming the pool for the default limits.
+func New(cfg Config) (*Supervisor, error) {
+	if cfg.Binary == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("supervisor: find own executable: %w", err)
+		}
+		cfg.Binary = exe
+	}
+	if _, err := os.Stat(cfg.Binary); err != nil {
+		return nil, fmt.Errorf("supervisor: child binary: %w", err)
+	}
+	if cfg.ChildArgs == nil {
+		cfg.ChildArgs = []string{"child"}
+	}
+	cfg.ChildArgs = append([]string(nil), cfg.ChildArgs...)
+	if cfg.CacheDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			dir = os.TempDir()
+		}
+		cfg.CacheDir = filepath.Join(dir, "warden", "wazero")
+	}
+	if err := os.MkdirAll(cfg.CacheDir, 0o700); err != nil {
+		return nil, fmt.Errorf("supervisor: cache dir: %w", err)
+	}
+	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 {
+		return nil, errors.New("supervisor: negative duration or size in Config")
+	}
+	if cfg.KillGrace == 0 {
+		cfg.KillGrace = 250 * time.Millisecond
+	}
+	if cfg.StartTimeout == 0 {
+		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.Defaults == (contract.Limits{}) {
+		cfg.Defaults = contract.DefaultLimits
+	}
+	if cfg.Caps == (contract.Limits{}) {
+		cfg.Caps = contract.DefaultCaps
+	}
+	if _, _, err := contract.Resolve(contract.Limits{}, cfg.Defaults, cfg.Caps); err != nil {
+		return nil, fmt.Errorf("supervisor: default limits: %w", err)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger}
+	p, err := pool.New(pool.Config[int64, *process]{
+		Spawn:            s.spawn,
+		Keys:             []int64{cfg.Defaults.MemoryBytes},
+		TargetIdle:       cfg.PoolSize,
+		SpawnConcurrency: cfg.SpawnConcurrency,
+		MaxAge:           cfg.MaxIdleAge,
+		QueueTimeout:     cfg.QueueTimeout,
+		Logger:           cfg.Logger.With("component", "pool"),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("supervisor: %w", err)
+	}
+	s.pool = p
+	return s, nil
+}
+
+// Execute runs req in a fresh child and returns its envelope. The error is
+// the envelope's error (nil when it is ok), so errors.Is(err,
+// contract.ErrTimeout) and friends work.
+func (s *Supervisor) Execute(ctx context.Context, req contract.Request, handler contract.DataHandler) (contract.Result, error) {
+	return s.Stream(ctx, req, handler, nil)
+}
+
+// Stream is Execute that also calls onEvent, on the calling goroutine, for
+// every event as it happens: started, log, data_request and finally
+// result.
+func (s *Supervisor) Stream(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) (contract.Result, error) {
+	res := s.run(ctx, req, handler, onEvent)
+	if onEvent != nil {
+		r := res
+		onEvent(contract.Event{Type: contract.EventResult, ExecutionID: req.ID, Result: &r})
+	}
+	s.executions.Add(1)
+	if !res.OK {
+		s.failures.Add(1)
+	}
+	return res, res.Err()
+}
+
+func newID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (s *Supervisor) run(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) contract.Result {
+	if req.ID == "" {
+		req.ID = newID()
+	}
+	limits, clamped, err := contract.Resolve(req.Limits, s.cfg.Defaults, s.cfg.Caps)
+	if err != nil {
+		return contract.Fail(err, limits)
+	}
+	req.Limits = limits
+	fail := func(err error) contract.Result {
+		r := contract.Fail(err, limits)
+		r.Clamped = clamped
+		return r
+	}
+	if s.closed.Load() {
+		return fail(contract.Errorf(contract.CapacityError, "supervisor is closed"))
+	}
+
+	queued := time.Now()
+	p, err := s.pool.Get(ctx, limitsKey(limits))
+	wait := time.Since(queued)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		if errors.Is(err, context.Canceled) {
+			return fail(contract.Errorf(contract.AbortError, "cancelled while waiting for a child"))
+		}
+		return fail(contract.Errorf(contract.TimeoutError, "deadline passed while waiting for a child"))
+	case errors.Is(err, pool.ErrExhausted):
+		st := s.pool.Stats()
+		msg := fmt.Sprintf("no child became free within %v (%d busy, %d starting)", wait.Round(time.Millisecond), st.Busy, st.Spawning)
+		if st.LastSpawnError != "" {
+			msg += "; last spawn error: " + st.LastSpawnError
+		}
+		return fail(contract.Errorf(contract.CapacityError, "%s", msg))
+	default:
+		return fail(contract.Errorf(contract.CapacityError, "%v", err))
+	}
+	defer s.pool.Done(p)
+
+	res := s.execOn(ctx, p, req, handler, onEvent)
+	res.Clamped = clamped
+	res.Limits = limits
+	res.Stats.QueueWaitMS = ms(wait)
+	res.Stats.ChildPID = p.proc.PID()
+	// Reap now, so the child's rusage is known and nothing is left behind.
+	p.Discard()
+	if cpu, rss, ok := p.rusage(); ok {
+		res.Stats.ChildCPUMS = ms(cpu)
+		res.Stats.ChildMaxRSSBytes = rss
+	}
+	return res
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// execOn runs req on child p with the three timeout layers.
+func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) contract.Result {
+	deadline := time.Now().Add(req.Limits.Timeout)
+	hard := deadline.Add(s.cfg.KillGrace)
+	streamCtx, cancel := context.WithDeadline(ctx, hard)
+	defer cancel()
+	var killed atomic.Bool
+	killer := time.AfterFunc(time.Until(hard), func() {
+		killed.Store(true)
+		s.kills.Add(1)
+		p.killGroup()
+	})
+	defer killer.Stop()
+
+	var seq int64
+	wrapped := func(hctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+		seq++
+		if onEvent != nil {
+			onEvent(contract.Event{Type: contract.EventDataRequest, ExecutionID: req.ID,
+				DataRequest: &contract.DataRequest{Seq: seq, Name: name, Args: args}})
+		}
+		if handler == nil {
+			return nil, errors.New("host.request: no data handler is configured")
+		}
+		// The handler is bounded by the execution's deadline.
+		hctx, hcancel := context.WithDeadline(hctx, deadline)
+		defer hcancel()
+		return handler(hctx, name, args)
+	}
+	forward := func(ev contract.Event) {
+		if onEvent != nil && ev.Type != contract.EventDataRequest {
+			onEvent(ev)
+		}
+	}
+	res, err := p.proc.Client().Execute(streamCtx, req, forward, wrapped)
+	if err == nil {
+		return res
+	}
+	// Classify from what the supervisor knows.
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		p.killGroup()
+		return contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits)
+	case killed.Load() || errors.Is(streamCtx.Err(), context.DeadlineExceeded):
+		p.killGroup()
+		return contract.Fail(contract.Errorf(contract.TimeoutError,
+			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits)
+	default:
+		p.killGroup()
+		e := contract.AsError(err)
+		if e.Type != contract.SandboxError {
+			e = &contract.Error{Type: contract.SandboxError, Message: err.Error()}
+		}
+		return contract.Fail(e, req.Limits)
+	}
+}
+
+// Stats is a snapshot of the supervisor's metrics.
+type Stats struct {
+	Executions uint64
+	Failures   uint64
+	// Kills counts children SIGKILLed at their hard deadline.
+	Kills uint64
+	Pool  pool.Stats
+}
+
+// Stats returns the supervisor's metrics.
+func (s *Supervisor) Stats() Stats {
+	return Stats{Executions: s.executions.Load(), Failures: s.failures.Load(), Kills: s.kills.Load(), Pool: s.pool.Stats()}
+}
+
+// Close stops taking executions, kills idle children, waits for busy
+// ones until ctx ends and kills the rest. No child process outlives it.
+func (s *Supervisor) Close(ctx context.Context) error {
+	s.closed.Store(true)
+	return s.pool.Close(ctx)
+}
