@@ -254,10 +254,25 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 		if handler == nil {
 			return nil, errors.New("host.request: no data handler is configured")
 		}
-		// The handler is bounded by the execution's deadline.
-		hctx, hcancel := context.WithDeadline(hctx, deadline)
-		defer hcancel()
-		return handler(hctx, name, args)
+		// The handler is bounded by the execution, even one that ignores
+		// its context: it runs on its own goroutine, and the execution
+		// stops waiting for it when the stream ends (the child's own
+		// deadline answers the guest first; the kill is the backstop).
+		type answer struct {
+			v   json.RawMessage
+			err error
+		}
+		ch := make(chan answer, 1)
+		go func() {
+			v, err := handler(hctx, name, args)
+			ch <- answer{v, err}
+		}()
+		select {
+		case a := <-ch:
+			return a.v, a.err
+		case <-hctx.Done():
+			return nil, fmt.Errorf("host.request %q: the data handler did not answer before the deadline", name)
+		}
 	}
 	forward := func(ev contract.Event) {
 		if onEvent != nil && ev.Type != contract.EventDataRequest {

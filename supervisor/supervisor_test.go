@@ -3,7 +3,13 @@ package supervisor
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -56,4 +62,261 @@ func TestExecuteBasic(t *testing.T) {
 		t.Fatalf("unexpected %+v", res)
 	}
 	t.Logf("stats %+v", res.Stats)
+}
+
+// childPIDs lists the live (not zombie) processes whose parent is this
+// test process.
+func childPIDs(t testing.TB) []int {
+	t.Helper()
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		if len(f) > 1 && f[0] != "Z" && f[1] == strconv.Itoa(os.Getpid()) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	return !strings.HasPrefix(s[strings.LastIndexByte(s, ')')+2:], "Z")
+}
+
+func waitGone(t testing.TB, pid int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d still alive after %v", pid, within)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestFreshChildPerExecution(t *testing.T) {
+	s := newSup(t, nil)
+	ctx := context.Background()
+	r1, err := s.Execute(ctx, contract.Request{Code: "globalThis.leak = 42; Object.prototype.polluted = true; Array.prototype.push = null; return 1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := s.Execute(ctx, contract.Request{Code: "return [typeof leak, ({}).polluted === undefined, typeof [].push]"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(r2.Value) != `["undefined",true,"function"]` {
+		t.Fatalf("second execution saw the first's state: %s", r2.Value)
+	}
+	if r1.Stats.ChildPID == r2.Stats.ChildPID || r1.Stats.ChildPID == 0 {
+		t.Fatalf("same or missing child PID: %d %d", r1.Stats.ChildPID, r2.Stats.ChildPID)
+	}
+	waitGone(t, r1.Stats.ChildPID, 2*time.Second)
+}
+
+func TestConcurrentExecutions(t *testing.T) {
+	s := newSup(t, func(c *Config) { c.PoolSize = 4 })
+	total, callers := 500, 8
+	if testing.Short() {
+		total = 100
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, total)
+	pids := sync.Map{}
+	for c := 0; c < callers; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			for i := c; i < total; i += callers {
+				res, err := s.Execute(context.Background(), contract.Request{
+					Code:  "return input * 2 + (await host.request('one'))",
+					Input: json.RawMessage(strconv.Itoa(i)),
+				}, func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+					return json.RawMessage("1"), nil
+				})
+				if err != nil {
+					errs <- fmt.Errorf("execution %d: %w", i, err)
+					continue
+				}
+				if string(res.Value) != strconv.Itoa(2*i+1) {
+					errs <- fmt.Errorf("execution %d: got %s", i, res.Value)
+				}
+				if _, dup := pids.LoadOrStore(res.Stats.ChildPID, i); dup {
+					errs <- fmt.Errorf("execution %d: child %d reused", i, res.Stats.ChildPID)
+				}
+			}
+		}(c)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	st := s.Stats()
+	t.Logf("stats: %+v", st)
+	if st.Executions != uint64(total) {
+		t.Fatalf("executions %d, want %d", st.Executions, total)
+	}
+}
+
+func TestBlockedHandlerTimesOut(t *testing.T) {
+	s := newSup(t, nil)
+	timeout := 200 * time.Millisecond
+	block := make(chan struct{})
+	defer close(block)
+	start := time.Now()
+	res, err := s.Execute(context.Background(), contract.Request{Code: "return await host.request('forever')", Limits: contract.Limits{Timeout: timeout}},
+		func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+			<-block // ignores ctx on purpose
+			return nil, nil
+		})
+	elapsed := time.Since(start)
+	if !errors.Is(err, contract.ErrTimeout) {
+		t.Fatalf("want TimeoutError, got %v", err)
+	}
+	// Deadline + the 250ms grace + a margin for a loaded machine.
+	if limit := timeout + 250*time.Millisecond + time.Second; elapsed > limit {
+		t.Fatalf("took %v, over %v", elapsed, limit)
+	}
+	waitGone(t, res.Stats.ChildPID, 2*time.Second)
+}
+
+func TestSlowBuiltinKilled(t *testing.T) {
+	s := newSup(t, nil)
+	start := time.Now()
+	res, err := s.Execute(context.Background(), contract.Request{
+		Code:   "const a = new Array(1e6).fill(0); for (let i = 0; i < 1e6; i++) a.indexOf(1); return 1",
+		Limits: contract.Limits{Timeout: 200 * time.Millisecond, MemoryBytes: 32 << 20},
+	}, nil)
+	if !errors.Is(err, contract.ErrTimeout) {
+		t.Fatalf("want TimeoutError, got %v", err)
+	}
+	if el := time.Since(start); el > 200*time.Millisecond+250*time.Millisecond+time.Second {
+		t.Fatalf("took %v", el)
+	}
+	if s.Stats().Kills == 0 {
+		t.Fatal("the slow builtin should have needed the SIGKILL layer")
+	}
+	waitGone(t, res.Stats.ChildPID, 2*time.Second)
+}
+
+func TestChildKilledFromOutside(t *testing.T) {
+	s := newSup(t, nil)
+	ctx := context.Background()
+	// Once the guest is running, kill every child of this process (the
+	// executing one and the idle ones) from outside, as an operator or
+	// the OOM killer might.
+	var killed []int
+	_, err := s.Execute(ctx, contract.Request{Code: "await host.request('kill'); while (true) {}", Limits: contract.Limits{Timeout: 5 * time.Second}},
+		func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+			for _, pid := range childPIDs(t) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				killed = append(killed, pid)
+			}
+			return json.RawMessage("null"), nil
+		})
+	if !errors.Is(err, contract.ErrSandbox) {
+		t.Fatalf("want SandboxError, got %v", err)
+	}
+	if len(killed) == 0 {
+		t.Fatal("found no child to kill")
+	}
+	res, err := s.Execute(ctx, contract.Request{Code: "return 'still serving'"}, nil)
+	if err != nil || string(res.Value) != `"still serving"` {
+		t.Fatalf("next execution: %v %s", err, res.Value)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	s := newSup(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	res, err := s.Execute(ctx, contract.Request{Code: "while (true) {}", Limits: contract.Limits{Timeout: 5 * time.Second}}, nil)
+	if !errors.Is(err, contract.ErrAbort) {
+		t.Fatalf("want AbortError, got %v", err)
+	}
+	waitGone(t, res.Stats.ChildPID, 2*time.Second)
+}
+
+func TestCloseLeavesNoChild(t *testing.T) {
+	s, err := New(Config{CacheDir: cacheDir, PoolSize: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// A busy child at Close time too.
+	go s.Execute(context.Background(), contract.Request{Code: "while (true) {}", Limits: contract.Limits{Timeout: 10 * time.Second}}, nil)
+	time.Sleep(200 * time.Millisecond)
+	before := childPIDs(t)
+	if len(before) == 0 {
+		t.Fatal("expected idle children before Close")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	s.Close(ctx)
+	for _, pid := range before {
+		waitGone(t, pid, 2*time.Second)
+	}
+	if left := childPIDs(t); len(left) != 0 {
+		t.Fatalf("children left after Close: %v", left)
+	}
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); !errors.Is(err, contract.ErrCapacity) {
+		t.Fatalf("after Close: want CapacityError, got %v", err)
+	}
+}
+
+func TestPoolExhausted(t *testing.T) {
+	// A child binary that never completes the handshake: no child is ever
+	// ready, so a request waits out the queue timeout.
+	s := newSup(t, func(c *Config) {
+		c.Binary = "/bin/sleep"
+		c.ChildArgs = []string{"30"}
+		c.QueueTimeout = 300 * time.Millisecond
+		c.StartTimeout = 5 * time.Second
+	})
+	start := time.Now()
+	_, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil)
+	if !errors.Is(err, contract.ErrCapacity) {
+		t.Fatalf("want CapacityError, got %v", err)
+	}
+	if el := time.Since(start); el < 300*time.Millisecond || el > 2*time.Second {
+		t.Fatalf("CapacityError after %v, want about the 300ms queue timeout", el)
+	}
+}
+
+func TestHandshakeFailureRetried(t *testing.T) {
+	s := newSup(t, func(c *Config) {
+		c.Binary = "/bin/false"
+		c.ChildArgs = []string{}
+		c.QueueTimeout = 1500 * time.Millisecond
+	})
+	_, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil)
+	if !errors.Is(err, contract.ErrCapacity) {
+		t.Fatalf("want CapacityError, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "last spawn error") {
+		t.Fatalf("the error should say why children fail to start: %v", err)
+	}
+	st := s.Stats().Pool
+	if st.SpawnFailures < 3 {
+		t.Fatalf("want the pool to keep retrying, %d failures", st.SpawnFailures)
+	}
+	t.Logf("after 1.5s: %d spawn failures; last: %s", st.SpawnFailures, st.LastSpawnError)
 }

@@ -1,0 +1,294 @@
+package cgroup
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// parentName is the name of a supervisor's own group: "warden-<pid>" for its
+// first Manager, "warden-<pid>-<n>" for the next ones in the same process.
+func parentName(pid, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("warden-%d", pid)
+	}
+	return fmt.Sprintf("warden-%d-%d", pid, n)
+}
+
+// ownerPid returns the supervisor pid in a group name made by parentName (or
+// by Detect's probe, "warden-probe-<pid>").
+func ownerPid(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "warden-")
+	if !ok {
+		return 0, false
+	}
+	rest = strings.TrimPrefix(rest, "probe-")
+	pidStr, suffix, hasSuffix := strings.Cut(rest, "-")
+	if hasSuffix {
+		if _, err := strconv.ParseUint(suffix, 10, 32); err != nil {
+			return 0, false
+		}
+	}
+	pid, err := strconv.Atoi(pidStr)
+	if err != nil || pid <= 0 || pidStr != strconv.Itoa(pid) {
+		return 0, false
+	}
+	return pid, true
+}
+
+// processGone reports whether pid is not a running process: no /proc entry,
+// or a zombie waiting to be reaped.
+func processGone(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	// pid (comm) state ...; comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	state := b[i+2]
+	return state == 'Z' || state == 'X'
+}
+
+// cleanStale removes the groups that dead supervisors left in base: every
+// warden-<pid> directory whose pid is gone. It kills their processes first.
+// Failures are logged, not returned: they must not stop a new supervisor.
+func (m *Manager) cleanStale(ctx context.Context, base string) {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		m.log.Warn("stale cgroup scan failed", "dir", base, "err", err)
+		return
+	}
+	self := os.Getpid()
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		pid, ok := ownerPid(e.Name())
+		if !ok || pid == self || !processGone(pid) {
+			continue
+		}
+		dir := filepath.Join(base, e.Name())
+		if err := removeTree(ctx, dir); err != nil {
+			m.log.Warn("stale cgroup not removed", "dir", dir, "err", err)
+			continue
+		}
+		m.log.Info("removed cgroup of a dead supervisor", "dir", dir, "pid", pid)
+	}
+}
+
+// removeTree kills every process below dir and removes dir and its
+// subdirectories, deepest first.
+func removeTree(ctx context.Context, dir string) error {
+	var dirs []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if exists(filepath.Join(dir, "cgroup.kill")) {
+		// v2: one write kills the whole subtree.
+		if err := os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0); err != nil {
+			return err
+		}
+	} else {
+		// v1: freeze forks in every group that has a pids cap, then signal.
+		for _, d := range dirs {
+			if exists(filepath.Join(d, "pids.max")) {
+				_ = os.WriteFile(filepath.Join(d, "pids.max"), []byte("0"), 0)
+			}
+		}
+		if err := killTree(dirs, ""); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, drainTimeout)
+	defer cancel()
+	if err := waitEmpty(ctx, dirs); err != nil {
+		return err
+	}
+	var errs []error
+	for _, d := range slices.Backward(dirs) {
+		if err := rmdirRetry(d); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// killTree sends SIGKILL to every process listed in the cgroup.procs of
+// dirs, rereading until a pass finds no pid it has not signalled. If pidsDir
+// is set, pids.max there is set to 0 first so nothing in the group can fork
+// while it is being killed.
+func killTree(dirs []string, pidsDir string) error {
+	if pidsDir != "" {
+		if err := os.WriteFile(filepath.Join(pidsDir, "pids.max"), []byte("0"), 0); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("stop forks: %w", err)
+		}
+	}
+	signalled := make(map[int]bool)
+	for range 100 {
+		pids, err := readProcs(dirs)
+		if err != nil {
+			return err
+		}
+		fresh := 0
+		for _, pid := range pids {
+			if signalled[pid] {
+				continue
+			}
+			signalled[pid] = true
+			fresh++
+			if err := unix.Kill(pid, unix.SIGKILL); err != nil && !errors.Is(err, unix.ESRCH) {
+				return fmt.Errorf("kill pid %d: %w", pid, err)
+			}
+		}
+		if fresh == 0 {
+			return nil
+		}
+	}
+	return errors.New("processes kept appearing while killing")
+}
+
+// waitEmpty polls until every dir's cgroup.procs is empty (or the dir is
+// gone), or ctx is done.
+func waitEmpty(ctx context.Context, dirs []string) error {
+	// A SIGKILLed process usually leaves within a millisecond: poll finely
+	// at first, then back off.
+	const fine = 10 * time.Millisecond
+	delay := 100 * time.Microsecond
+	start := time.Now()
+	for {
+		pids, err := readProcs(dirs)
+		if err != nil {
+			return err
+		}
+		if len(pids) == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("pids %v still present: %w", pids, ctx.Err())
+		case <-time.After(delay):
+		}
+		if time.Since(start) > fine {
+			delay = min(delay*2, 20*time.Millisecond)
+		}
+	}
+}
+
+// readProcs returns the union of the pids in the cgroup.procs of dirs.
+// Missing directories count as empty.
+func readProcs(dirs []string) ([]int, error) {
+	var out []int
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, err
+		}
+		for _, f := range strings.Fields(string(b)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil {
+				return nil, fmt.Errorf("parse %s/cgroup.procs: %w", d, err)
+			}
+			if !slices.Contains(out, pid) {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out, nil
+}
+
+// mkdirAllTracked is os.MkdirAll that returns the directories it created,
+// innermost first.
+func mkdirAllTracked(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
+		if exists(d) {
+			break
+		}
+		missing = append(missing, d)
+	}
+	var created []string
+	for _, d := range slices.Backward(missing) {
+		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			for _, c := range created {
+				unix.Rmdir(c)
+			}
+			return nil, err
+		}
+		created = append([]string{d}, created...)
+	}
+	return created, nil
+}
+
+func readTrim(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// readUint reads a file holding one unsigned number ("max" reads as the
+// largest uint64).
+func readUint(path string) (uint64, error) {
+	s, err := readTrim(path)
+	if err != nil {
+		return 0, err
+	}
+	if s == "max" {
+		return ^uint64(0), nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("parse %s: %w", path, err)
+	}
+	return n, nil
+}
+
+// readKey reads the value of key in a "key value" per line file
+// (memory.events, memory.oom_control). found is false if the key is absent.
+func readKey(path, key string) (v uint64, found bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false, err
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		k, val, ok := strings.Cut(s.Text(), " ")
+		if !ok || k != key {
+			continue
+		}
+		v, err := strconv.ParseUint(strings.TrimSpace(val), 10, 64)
+		if err != nil {
+			return 0, false, fmt.Errorf("parse %s in %s: %w", key, path, err)
+		}
+		return v, true, nil
+	}
+	return 0, false, s.Err()
+}

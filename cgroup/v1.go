@@ -1,0 +1,179 @@
+package cgroup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/containerd/cgroups/v3/cgroup1"
+	specs "github.com/opencontainers/runtime-spec/specs-go"
+	"golang.org/x/sys/unix"
+)
+
+// initV1 creates warden-<pid> in the memory and (if mounted) pids
+// hierarchies, below Config.Parent or the supervisor's own cgroups.
+func (m *Manager) initV1(ctx context.Context, cfg Config, h host) error {
+	type ctl struct {
+		name string
+		mnt  mount
+		// base is the hierarchy path, baseRel the same path relative to
+		// the mount, baseDir the directory.
+		base, baseRel, baseDir string
+	}
+	var ctls []ctl
+	for _, name := range []string{"memory", "pids"} {
+		mnt, ok := h.mounts[name]
+		if !ok {
+			m.log.Warn("pids controller not mounted: groups with PidsMax will fail", "controller", name)
+			continue
+		}
+		c := ctl{name: name, mnt: mnt, base: cfg.Parent}
+		if c.base == "" {
+			c.base = h.own1[name]
+		}
+		var err error
+		if c.baseRel, err = relInMount(mnt, c.base); err != nil {
+			return fmt.Errorf("cgroup: %s: %w", name, err)
+		}
+		c.baseDir = filepath.Join(mnt.point, c.baseRel)
+		if cfg.Parent != "" {
+			created, err := mkdirAllTracked(c.baseDir)
+			if err != nil {
+				return fmt.Errorf("cgroup: create parent %s: %w", c.baseDir, err)
+			}
+			m.ancestors = append(m.ancestors, created...)
+		}
+		m.cleanStale(ctx, c.baseDir)
+		ctls = append(ctls, c)
+	}
+
+	var name string
+	for n := 0; ; n++ {
+		name = parentName(os.Getpid(), n)
+		dirs := make([]string, len(ctls))
+		for i, c := range ctls {
+			dirs[i] = filepath.Join(c.baseDir, name)
+		}
+		err := mkdirExclusive(dirs)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, ErrExists) || n >= 100 {
+			return fmt.Errorf("cgroup: create parent group: %w", err)
+		}
+	}
+
+	rel := make(map[cgroup1.Name]string)
+	var subs []cgroup1.Subsystem
+	for _, c := range ctls {
+		m.parents = append(m.parents, ctlDir{ctl: c.name, dir: filepath.Join(c.baseDir, name)})
+		rel[cgroup1.Name(c.name)] = filepath.Join(c.baseRel, name)
+		// containerd/cgroups addresses a controller as <dir>/<name>;
+		// probeHost only accepts mounts laid out that way.
+		root := filepath.Dir(c.mnt.point)
+		if c.name == "memory" {
+			subs = append(subs, cgroup1.NewMemory(root))
+		} else {
+			subs = append(subs, cgroup1.NewPids(root))
+		}
+	}
+	path := func(n cgroup1.Name) (string, error) {
+		if p, ok := rel[n]; ok {
+			return p, nil
+		}
+		return "", cgroup1.ErrControllerNotActive
+	}
+	cg, err := cgroup1.Load(path, cgroup1.WithHierarchy(func() ([]cgroup1.Subsystem, error) { return subs, nil }))
+	if err != nil {
+		for _, p := range m.parents {
+			unix.Rmdir(p.dir)
+		}
+		return fmt.Errorf("cgroup: load parent group: %w", err)
+	}
+	m.v1 = cg
+	m.swap = exists(filepath.Join(m.parents[0].dir, "memory.memsw.limit_in_bytes"))
+	if !m.swap {
+		m.log.Warn("no memory.memsw.* (swap accounting off, boot with swapaccount=1): swap is not capped")
+	}
+	return nil
+}
+
+func (m *Manager) createV1(name string, lim Limits) (*Group, error) {
+	g := &Group{m: m, name: name, fd: -1}
+	for _, p := range m.parents {
+		d := ctlDir{ctl: p.ctl, dir: filepath.Join(p.dir, name)}
+		g.dirs = append(g.dirs, d)
+		switch p.ctl {
+		case "memory":
+			g.memDir = d.dir
+		case "pids":
+			g.pidsDir = d.dir
+		}
+	}
+	if lim.PidsMax > 0 && g.pidsDir == "" {
+		return nil, fmt.Errorf("%w: group %q: PidsMax %d: pids controller not mounted", ErrLimit, name, lim.PidsMax)
+	}
+	if err := mkdirExclusive(g.dirList()); err != nil {
+		return nil, fmt.Errorf("cgroup: create group %q: %w", name, err)
+	}
+	cg, err := m.v1.New(name, &specs.LinuxResources{})
+	if err != nil {
+		g.rmdirs()
+		return nil, fmt.Errorf("cgroup: create group %q: %w", name, err)
+	}
+	g.v1 = cg
+	if err := g.applyV1(lim); err != nil {
+		g.rmdirs()
+		return nil, fmt.Errorf("%w: group %q: %w", ErrLimit, name, err)
+	}
+	return g, nil
+}
+
+// applyV1 writes the caps through containerd/cgroups, memory limit before
+// memsw (memsw may never be below the memory limit), then reads them back.
+func (g *Group) applyV1(lim Limits) error {
+	res := &specs.LinuxResources{}
+	if lim.MemoryBytes > 0 {
+		mem := lim.MemoryBytes
+		res.Memory = &specs.LinuxMemory{Limit: &mem}
+		if g.m.swap {
+			res.Memory.Swap = &mem
+		}
+	}
+	if lim.PidsMax > 0 {
+		pids := lim.PidsMax
+		res.Pids = &specs.LinuxPids{Limit: &pids}
+	}
+	if err := g.v1.Update(res); err != nil {
+		return err
+	}
+	if lim.MemoryBytes > 0 {
+		want := pageRound(lim.MemoryBytes)
+		if err := checkValue(g.memDir, "memory.limit_in_bytes", want); err != nil {
+			return err
+		}
+		if g.m.swap {
+			if err := checkValue(g.memDir, "memory.memsw.limit_in_bytes", want); err != nil {
+				return err
+			}
+		}
+	}
+	if lim.PidsMax > 0 {
+		if err := checkValue(g.pidsDir, "pids.max", strconv.FormatInt(lim.PidsMax, 10)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rmdirs removes a group that was never handed out (it has no processes).
+func (g *Group) rmdirs() {
+	for _, d := range g.dirs {
+		if err := rmdirRetry(d.dir); err != nil {
+			g.m.log.Warn("cannot remove failed group", "dir", d.dir, "err", err)
+		}
+	}
+}
