@@ -45,6 +45,11 @@ func (w *slogWriter) Write(b []byte) (int, error) {
 			level = slog.LevelError
 		}
 		msg := str(rec["@message"])
+		if msg == "plugin process exited" {
+			// Every child ends this way: the supervisor kills it after its
+			// one execution. Not an error.
+			level = slog.LevelDebug
+		}
 		attrs := make([]any, 0, 2*len(rec))
 		for k, v := range rec {
 			if !strings.HasPrefix(k, "@") {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/wardenhq/warden/child/engine"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/supervisor"
 )
 
 // moduleFlags collects repeated --module NAME=FILE flags.
@@ -42,9 +44,10 @@ func (m moduleFlags) Set(v string) error {
 
 // runOptions is what `warden run` was asked to do.
 type runOptions struct {
-	req      contract.Request
-	data     map[string]json.RawMessage
-	cacheDir string
+	req       contract.Request
+	data      map[string]json.RawMessage
+	cacheDir  string
+	inProcess bool
 }
 
 func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOptions, error) {
@@ -61,6 +64,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	memory := fs.String("memory", "", "memory limit in bytes; KiB/MiB/GiB suffixes allowed (default 16MiB)")
 	stack := fs.String("stack", "", "stack limit in bytes (default 512KiB)")
 	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory (empty: none)")
+	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -73,7 +77,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	if *input != "" && *inputFile != "" {
 		return nil, errors.New("--input and --input-file are exclusive")
 	}
-	o := &runOptions{cacheDir: *cacheDir}
+	o := &runOptions{cacheDir: *cacheDir, inProcess: *inProcess}
 	var err error
 	if o.req.Code, err = readSource(fs.Arg(0), stdin); err != nil {
 		return nil, err
@@ -180,7 +184,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := runInProcess(ctx, o)
+	run := runSupervised
+	if o.inProcess {
+		run = runInProcess
+	}
+	res, err := run(ctx, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "warden run: %v\n", err)
 		return exitUsage
@@ -210,8 +218,28 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 		return contract.Result{}, err
 	}
 	defer eng.Close(context.WithoutCancel(ctx))
-	start := time.Now()
-	res := eng.Execute(ctx, o.req, engine.RunOptions{Handler: staticData(o.data)})
-	_ = start
+	return eng.Execute(ctx, o.req, engine.RunOptions{Handler: staticData(o.data)}), nil
+}
+
+// runSupervised runs the script in a child process, as the daemon does.
+func runSupervised(ctx context.Context, o *runOptions) (contract.Result, error) {
+	if o.cacheDir == "" {
+		o.cacheDir = filepath.Join(os.TempDir(), "warden-wazero")
+	}
+	sup, err := supervisor.New(supervisor.Config{
+		CacheDir:     o.cacheDir,
+		PoolSize:     1,
+		QueueTimeout: 30 * time.Second,
+		Logger:       slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		return contract.Result{}, err
+	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		sup.Close(cctx)
+	}()
+	res, _ := sup.Execute(ctx, o.req, staticData(o.data))
 	return res, nil
 }
