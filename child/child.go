@@ -128,5 +128,11 @@ func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contra
 	if res.Stats.WallMS == 0 {
 		res.Stats.WallMS = float64(time.Since(start).Microseconds()) / 1000
 	}
+	// The whole child's cost so far (start-up included), reported with the
+	// result so the supervisor need not wait for the reap.
+	if cpu, rss, ok := selfUsage(); ok {
+		res.Stats.ChildCPUMS = float64(cpu.Microseconds()) / 1000
+		res.Stats.ChildMaxRSSBytes = rss
+	}
 	return res
 }

@@ -2,6 +2,7 @@ package child
 
 import (
 	"fmt"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,4 +16,13 @@ func harden(o HardeningOptions) error {
 		}
 	}
 	return nil
+}
+
+// selfUsage is this process's CPU time and peak RSS.
+func selfUsage() (time.Duration, int64, bool) {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
+		return 0, 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss * 1024, true
 }

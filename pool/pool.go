@@ -102,7 +102,7 @@ type Pool[K comparable, C Child] struct {
 
 	mu        sync.Mutex
 	profiles  map[K]*profile[K, C]
-	busy      map[C]struct{}
+	busy      map[C]K
 	closed    bool
 	spawned   uint64
 	failed    uint64
@@ -145,7 +145,7 @@ func New[K comparable, C Child](cfg Config[K, C]) (*Pool[K, C], error) {
 		cfg: cfg, log: cfg.Logger, ctx: ctx, cancel: cancel,
 		sem:      make(chan struct{}, cfg.SpawnConcurrency),
 		profiles: map[K]*profile[K, C]{},
-		busy:     map[C]struct{}{},
+		busy:     map[C]K{},
 	}
 	p.mu.Lock()
 	for _, k := range cfg.Keys {
@@ -183,8 +183,14 @@ func (p *Pool[K, C]) Get(ctx context.Context, key K) (C, error) {
 			p.discardLocked(e.child)
 			continue
 		}
-		p.busy[e.child] = struct{}{}
-		p.refillLocked(pr)
+		p.busy[e.child] = key
+		// While other children are idle, the replacement starts when this
+		// one is handed back, so that its start-up does not compete for
+		// CPU with the execution it is about to run. An empty profile
+		// refills at once.
+		if len(pr.idle) == 0 {
+			p.refillLocked(pr)
+		}
 		p.mu.Unlock()
 		return e.child, nil
 	}
@@ -225,10 +231,14 @@ func (p *Pool[K, C]) Get(ctx context.Context, key K) (C, error) {
 	return zero, err
 }
 
-// Done hands back a child taken with Get; the pool discards it.
+// Done hands back a child taken with Get; the pool discards it and
+// starts its replacement.
 func (p *Pool[K, C]) Done(c C) {
 	p.mu.Lock()
-	delete(p.busy, c)
+	if key, ok := p.busy[c]; ok {
+		delete(p.busy, c)
+		p.refillLocked(p.profileLocked(key))
+	}
 	p.discarded++
 	p.mu.Unlock()
 	c.Discard()
@@ -300,7 +310,7 @@ func (p *Pool[K, C]) spawn(pr *profile[K, C]) {
 	if len(pr.waiters) > 0 {
 		w := pr.waiters[0]
 		pr.waiters = pr.waiters[1:]
-		p.busy[c] = struct{}{}
+		p.busy[c] = pr.key
 		w <- c
 		return
 	}

@@ -84,7 +84,13 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 	if err != nil {
 		return nil, fmt.Errorf("supervisor: start child %s: %w", s.cfg.Binary, err)
 	}
-	return &process{proc: proc, cmd: cmd, memory: memory, ready: time.Now(), spawn: time.Since(start)}, nil
+	p := &process{proc: proc, cmd: cmd, memory: memory, ready: time.Now(), spawn: time.Since(start)}
+	// Establish the gRPC connection now, not on the execution's path.
+	if err := proc.Client().Ping(ctx); err != nil {
+		p.Discard()
+		return nil, fmt.Errorf("supervisor: child %d did not answer its first ping: %w", proc.PID(), err)
+	}
+	return p, nil
 }
 
 // limitsKey is the pool key: children are prepared per memory cap.

@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -79,6 +80,7 @@ type Supervisor struct {
 	failures   atomic.Uint64
 	kills      atomic.Uint64
 	closed     atomic.Bool
+	reaping    sync.WaitGroup
 }
 
 // New validates cfg and starts warming the pool for the default limits.
@@ -212,15 +214,25 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 	default:
 		return fail(contract.Errorf(contract.CapacityError, "%v", err))
 	}
-	defer s.pool.Done(p)
-
-	res := s.execOn(ctx, p, req, handler, onEvent)
+	res, reported := s.execOn(ctx, p, req, handler, onEvent)
 	res.Clamped = clamped
 	res.Limits = limits
 	res.Stats.QueueWaitMS = ms(wait)
 	res.Stats.ChildPID = p.proc.PID()
-	// Reap now, so the child's rusage is known and nothing is left behind.
-	p.Discard()
+	p.killGroup()
+	if reported {
+		// The child reported its own rusage with the result; killing and
+		// reaping it (several ms of process teardown) happens off the
+		// caller's path. Close waits for it.
+		s.reaping.Add(1)
+		go func() {
+			defer s.reaping.Done()
+			s.pool.Done(p)
+		}()
+		return res
+	}
+	// The child could not report: reap it now and take the kernel's figures.
+	s.pool.Done(p)
 	if cpu, rss, ok := p.rusage(); ok {
 		res.Stats.ChildCPUMS = ms(cpu)
 		res.Stats.ChildMaxRSSBytes = rss
@@ -230,8 +242,9 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// execOn runs req on child p with the three timeout layers.
-func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) contract.Result {
+// execOn runs req on child p with the three timeout layers. reported is
+// true when the envelope came from the child itself.
+func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) (res contract.Result, reported bool) {
 	deadline := time.Now().Add(req.Limits.Timeout)
 	hard := deadline.Add(s.cfg.KillGrace)
 	streamCtx, cancel := context.WithDeadline(ctx, hard)
@@ -281,24 +294,24 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 	}
 	res, err := p.proc.Client().Execute(streamCtx, req, forward, wrapped)
 	if err == nil {
-		return res
+		return res, true
 	}
 	// Classify from what the supervisor knows.
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		p.killGroup()
-		return contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits)
+		return contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits), false
 	case killed.Load() || errors.Is(streamCtx.Err(), context.DeadlineExceeded):
 		p.killGroup()
 		return contract.Fail(contract.Errorf(contract.TimeoutError,
-			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits)
+			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits), false
 	default:
 		p.killGroup()
 		e := contract.AsError(err)
 		if e.Type != contract.SandboxError {
 			e = &contract.Error{Type: contract.SandboxError, Message: err.Error()}
 		}
-		return contract.Fail(e, req.Limits)
+		return contract.Fail(e, req.Limits), false
 	}
 }
 
@@ -320,5 +333,7 @@ func (s *Supervisor) Stats() Stats {
 // ones until ctx ends and kills the rest. No child process outlives it.
 func (s *Supervisor) Close(ctx context.Context) error {
 	s.closed.Store(true)
-	return s.pool.Close(ctx)
+	err := s.pool.Close(ctx)
+	s.reaping.Wait()
+	return err
 }

@@ -129,7 +129,9 @@ func BenchmarkSHA256PureJS100KB(b *testing.B) {
 }
 
 func BenchmarkHostRequest1000(b *testing.B) {
-	h := func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) { return args, nil }
+	h := func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+		return args, nil
+	}
 	benchRun(b, contract.Request{Code: "let s = 0; for (let i = 0; i < 1000; i++) s += await host.request('echo', i); return s",
 		Limits: contract.Limits{Timeout: 30e9}}, RunOptions{Handler: h})
 }

@@ -123,10 +123,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		pace = t.C
 	}
 	rep.Rate = *rate
-	rep.Supervised, rep.Failures = measure(*n, *conc, func() bool {
-		if pace != nil {
-			<-pace
-		}
+	rep.Supervised, rep.Failures = measure(*n, *conc, pace, func() bool {
 		res, err := sup.Execute(ctx, req, nil)
 		mu.Lock()
 		childCPU += res.Stats.ChildCPUMS
@@ -147,7 +144,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "warden bench: %v\n", err)
 			return exitUsage
 		}
-		rep.InProcess, _ = measure(*n, *conc, func() bool {
+		rep.InProcess, _ = measure(*n, *conc, nil, func() bool {
 			return eng.Execute(ctx, req, engine.RunOptions{}).OK
 		})
 		eng.Close(ctx)
@@ -170,9 +167,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// measure runs f n times from conc goroutines and returns latency
-// percentiles and throughput, and how many runs failed.
-func measure(n, conc int, f func() bool) (runStat, int) {
+// measure runs f n times from conc goroutines, each run waiting for a
+// tick of pace first when pace is set, and returns latency percentiles,
+// throughput, and how many runs failed.
+func measure(n, conc int, pace <-chan time.Time, f func() bool) (runStat, int) {
 	lat := make([]time.Duration, n)
 	var failures int
 	var mu sync.Mutex
@@ -188,6 +186,9 @@ func measure(n, conc int, f func() bool) (runStat, int) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if pace != nil {
+					<-pace
+				}
 				t := time.Now()
 				ok := f()
 				lat[i] = time.Since(t)
