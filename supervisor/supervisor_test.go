@@ -1,11 +1,13 @@
 package supervisor
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,7 +23,29 @@ import (
 // go-plugin's cookie, it serves one execution instead of running tests.
 func TestMain(m *testing.M) {
 	child.RunIfChild()
+	if os.Getenv("WARDEN_TEST_SUPERVISOR_HELPER") == "1" {
+		supervisorHelper()
+		return
+	}
 	os.Exit(m.Run())
+}
+
+// supervisorHelper is a supervisor process for TestSupervisorKilled: it
+// fills its pool, prints its children's PIDs and waits to be killed.
+func supervisorHelper() {
+	s, err := New(Config{CacheDir: os.Getenv("WARDEN_TEST_CACHE"), PoolSize: 3})
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	for s.Stats().Pool.Idle < 3 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, pid := range childPIDs(nil) {
+		fmt.Println(pid)
+	}
+	fmt.Println("ready")
+	select {}
 }
 
 var cacheDir = func() string {
@@ -67,7 +91,9 @@ func TestExecuteBasic(t *testing.T) {
 // childPIDs lists the live (not zombie) processes whose parent is this
 // test process.
 func childPIDs(t testing.TB) []int {
-	t.Helper()
+	if t != nil {
+		t.Helper()
+	}
 	var out []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -319,4 +345,35 @@ func TestHandshakeFailureRetried(t *testing.T) {
 		t.Fatalf("want the pool to keep retrying, %d failures", st.SpawnFailures)
 	}
 	t.Logf("after 1.5s: %d spawn failures; last: %s", st.SpawnFailures, st.LastSpawnError)
+}
+
+// TestSupervisorKilled: a supervisor that dies by SIGKILL takes its
+// children with it (Pdeathsig), so none is left behind.
+func TestSupervisorKilled(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "WARDEN_TEST_SUPERVISOR_HELPER=1", "WARDEN_TEST_CACHE="+cacheDir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "ready" {
+		pid, err := strconv.Atoi(sc.Text())
+		if err != nil {
+			t.Fatalf("helper: %s", sc.Text())
+		}
+		pids = append(pids, pid)
+	}
+	if len(pids) < 3 {
+		t.Fatalf("helper reported children %v", pids)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for _, pid := range pids {
+		waitGone(t, pid, 2*time.Second)
+	}
 }
