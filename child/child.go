@@ -18,6 +18,7 @@ package child
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -48,6 +49,14 @@ type Config struct {
 type HardeningOptions struct {
 	// NoNewPrivs sets PR_SET_NO_NEW_PRIVS before anything untrusted runs.
 	NoNewPrivs bool `json:"no_new_privs"`
+	// RlimitDataBytes caps the data segment (all private writable
+	// mappings) when there is no cgroup to cap memory. Zero: no cap.
+	RlimitDataBytes int64 `json:"rlimit_data_bytes,omitempty"`
+	// Rlimits, after start-up: no core files, no file writes
+	// (RLIMIT_FSIZE 0), few descriptors.
+	Rlimits bool `json:"rlimits"`
+	// Seccomp installs the system-call filter before the execution runs.
+	Seccomp bool `json:"seccomp"`
 }
 
 // IsChild reports whether this process was started as a Warden child.
@@ -75,17 +84,29 @@ func Main() int {
 	}
 	ctx := context.Background()
 	r, err := prepare(ctx, cfg)
+	if err == nil {
+		err = hardenAfterStartup(cfg.Harden)
+	}
 	if err != nil {
 		logger.Error("child start-up failed", "error", err.Error())
 		return 3
 	}
+	r.seccomp = cfg.Harden.Seccomp
 	ipc.Serve(r, logger)
 	return 0
 }
 
+// installSeccompFilter installs the child's system-call filter.
+var installSeccompFilter = func() error { return errors.New("seccomp filter not built into this binary") }
+
+// faultHook is set only in test builds (faults.go, build tag
+// wardenfaults): it lets tests make the child itself misbehave.
+var faultHook func(context.Context, contract.Request) (contract.Result, bool)
+
 // runner serves the one VM this child prepared.
 type runner struct {
-	vm *engine.VM
+	vm      *engine.VM
+	seccomp bool
 }
 
 func prepare(ctx context.Context, cfg Config) (*runner, error) {
@@ -119,6 +140,19 @@ func prepare(ctx context.Context, cfg Config) (*runner, error) {
 // the supervisor's kill is the layer above.
 func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result {
 	start := time.Now()
+	// The filter goes on now: start-up (and go-plugin's listener) is done,
+	// and nothing untrusted has run yet.
+	if r.seccomp {
+		if err := installSeccompFilter(); err != nil {
+			return contract.Result{Logs: []contract.LogEntry{}, Limits: req.Limits,
+				Error: contract.Errorf(contract.SandboxError, "child: seccomp: %v", err)}
+		}
+	}
+	if faultHook != nil {
+		if res, ok := faultHook(ctx, req); ok {
+			return res
+		}
+	}
 	res := r.vm.Run(ctx, req, engine.RunOptions{
 		Handler: request,
 		OnLog: func(e contract.LogEntry) {

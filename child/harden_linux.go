@@ -10,9 +10,37 @@ import (
 // harden applies the child's self-hardening before anything untrusted
 // runs.
 func harden(o HardeningOptions) error {
+	if o.RlimitDataBytes > 0 {
+		lim := &unix.Rlimit{Cur: uint64(o.RlimitDataBytes), Max: uint64(o.RlimitDataBytes)}
+		if err := unix.Setrlimit(unix.RLIMIT_DATA, lim); err != nil {
+			return fmt.Errorf("child: RLIMIT_DATA: %w", err)
+		}
+	}
 	if o.NoNewPrivs {
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			return fmt.Errorf("child: PR_SET_NO_NEW_PRIVS: %w", err)
+		}
+	}
+	return nil
+}
+
+// hardenAfterStartup applies the limits that start-up itself would trip
+// over (the compilation cache may be written, files are opened).
+func hardenAfterStartup(o HardeningOptions) error {
+	if !o.Rlimits {
+		return nil
+	}
+	for _, l := range []struct {
+		name string
+		res  int
+		v    uint64
+	}{
+		{"RLIMIT_CORE", unix.RLIMIT_CORE, 0},
+		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, 0},
+		{"RLIMIT_NOFILE", unix.RLIMIT_NOFILE, 64},
+	} {
+		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: l.v, Max: l.v}); err != nil {
+			return fmt.Errorf("child: %s: %w", l.name, err)
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"os/exec"
 	"time"
 
@@ -47,6 +48,14 @@ type ProcessConfig struct {
 	// per line, re-emitted at the level the line carries. Nil discards
 	// them.
 	Logger *slog.Logger
+	// Started, when set, runs right after the child process is created
+	// and before it completes the handshake (it cannot have run anything
+	// untrusted yet): the place to put it in its cgroup on cgroup v1. An
+	// error kills the child and fails Start.
+	Started func(pid int) error
+	// SocketOwner, when non-zero, is the uid the child runs as: the
+	// directory its Unix socket goes in is handed to it.
+	SocketOwner int
 	// StartTimeout bounds the handshake. Zero means go-plugin's default,
 	// one minute.
 	StartTimeout time.Duration
@@ -80,9 +89,14 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		SkipHostEnv:      true,
 		// Our own runner starts cfg.Cmd: go-plugin passes a spec command
 		// carrying only its handshake variables (SkipHostEnv).
-		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, socketDir string) (runner.Runner, error) {
 			cfg.Cmd.Env = append(cfg.Cmd.Env, spec.Env...)
-			return newCmdRunner(cfg.Cmd)
+			if cfg.SocketOwner != 0 {
+				if err := os.Chown(socketDir, cfg.SocketOwner, -1); err != nil {
+					return nil, fmt.Errorf("ipc: hand the socket dir to uid %d: %w", cfg.SocketOwner, err)
+				}
+			}
+			return newCmdRunner(cfg.Cmd, cfg.Started)
 		},
 	})
 

@@ -19,11 +19,12 @@ import (
 type cmdRunner struct {
 	cmd            *exec.Cmd
 	stdout, stderr io.ReadCloser
+	started        func(pid int) error
 }
 
 var _ runner.Runner = (*cmdRunner)(nil)
 
-func newCmdRunner(cmd *exec.Cmd) (*cmdRunner, error) {
+func newCmdRunner(cmd *exec.Cmd, started func(pid int) error) (*cmdRunner, error) {
 	cmd.Stdin = nil // /dev/null
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -33,11 +34,23 @@ func newCmdRunner(cmd *exec.Cmd) (*cmdRunner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr}, nil
+	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started}, nil
 }
 
-func (r *cmdRunner) Start(context.Context) error { return r.cmd.Start() }
-func (r *cmdRunner) Wait(context.Context) error  { return r.cmd.Wait() }
+func (r *cmdRunner) Start(context.Context) error {
+	if err := r.cmd.Start(); err != nil {
+		return err
+	}
+	if r.started != nil {
+		if err := r.started(r.cmd.Process.Pid); err != nil {
+			r.cmd.Process.Kill()
+			r.cmd.Wait()
+			return fmt.Errorf("child %d: %w", r.cmd.Process.Pid, err)
+		}
+	}
+	return nil
+}
+func (r *cmdRunner) Wait(context.Context) error { return r.cmd.Wait() }
 
 func (r *cmdRunner) Kill(context.Context) error {
 	if r.cmd.Process == nil {

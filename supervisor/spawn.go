@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -21,6 +24,9 @@ type process struct {
 	memory int64
 	ready  time.Time // when the handshake completed
 	spawn  time.Duration
+	// group is the child's cgroup (nil without the cgroup layer).
+	group     cgroupGroup
+	cgroupCap int64
 
 	once sync.Once
 }
@@ -33,6 +39,9 @@ func (p *process) Discard() {
 	p.once.Do(func() {
 		p.killGroup()
 		p.proc.Kill()
+		if p.group != nil {
+			p.group.Delete()
+		}
 	})
 }
 
@@ -59,12 +68,32 @@ func (p *process) rusage() (cpu time.Duration, maxRSS int64, ok bool) {
 
 // spawn starts one child prepared for memory bytes.
 func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) {
-	cfg, err := json.Marshal(child.Config{
+	var cfg []byte
+	var err error
+	var group cgroupGroup
+	var capBytes int64
+	hc := child.HardeningOptions{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp}
+	if s.cgroups != nil {
+		capBytes = childMemoryCap(memory, s.cfg.MemoryOverheadBytes)
+		g, err := s.cgroups.Create(fmt.Sprintf("child-%d", s.spawnSeq.Add(1)), capBytes, s.cfg.PidsMax)
+		if err != nil {
+			return nil, fmt.Errorf("supervisor: child cgroup: %w", err)
+		}
+		group = g
+	} else {
+		// No cgroup: the child caps its own data segment instead.
+		// RLIMIT_DATA counts every private writable mapping, and the Go
+		// runtime maps its heap in 64 MiB arenas: a child needs 100-200
+		// MiB of them to start (measured with ulimit -d), so the fallback
+		// is coarser than a cgroup cap.
+		hc.RlimitDataBytes = childMemoryCap(memory, s.cfg.MemoryOverheadBytes) + rlimitDataSlack
+	}
+	cfg, err = json.Marshal(child.Config{
 		MemoryBytes: memory,
 		CacheDir:    s.cfg.CacheDir,
 		Defaults:    s.cfg.Defaults,
 		Caps:        s.cfg.Caps,
-		Harden:      child.HardeningOptions{NoNewPrivs: true},
+		Harden:      hc,
 	})
 	if err != nil {
 		return nil, err
@@ -79,12 +108,34 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 		Setpgid:   true,            // its own process group, killed as one
 		Pdeathsig: syscall.SIGKILL, // dies with the supervisor
 	}
+	if !s.cfg.NoNamespaces {
+		// No network at all (a fresh network namespace has only a down
+		// loopback), and its own IPC, hostname and mount table.
+		cmd.SysProcAttr.Cloneflags = namespaceFlags()
+	}
+	if s.cfg.ChildUID != 0 && os.Geteuid() == 0 {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(s.cfg.ChildUID), Gid: uint32(s.cfg.ChildGID), NoSetGroups: false}
+	}
+	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"), StartTimeout: s.cfg.StartTimeout, SocketOwner: s.cfg.ChildUID}
+	if group != nil {
+		if fd, ok := group.CgroupFD(); ok {
+			// cgroup v2: the child starts inside its cgroup (CLONE_INTO_CGROUP).
+			cmd.SysProcAttr.UseCgroupFD = true
+			cmd.SysProcAttr.CgroupFD = fd
+		} else {
+			// cgroup v1: placed before it can complete the handshake.
+			pc.Started = group.AddProc
+		}
+	}
 	start := time.Now()
-	proc, err := ipc.Start(ctx, ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"), StartTimeout: s.cfg.StartTimeout})
+	proc, err := ipc.Start(ctx, pc)
 	if err != nil {
+		if group != nil {
+			group.Delete()
+		}
 		return nil, fmt.Errorf("supervisor: start child %s: %w", s.cfg.Binary, err)
 	}
-	p := &process{proc: proc, cmd: cmd, memory: memory, ready: time.Now(), spawn: time.Since(start)}
+	p := &process{proc: proc, cmd: cmd, memory: memory, ready: time.Now(), spawn: time.Since(start), group: group, cgroupCap: capBytes}
 	// Establish the gRPC connection now, not on the execution's path.
 	if err := proc.Client().Ping(ctx); err != nil {
 		p.Discard()
@@ -95,3 +146,49 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 
 // limitsKey is the pool key: children are prepared per memory cap.
 func limitsKey(l contract.Limits) int64 { return l.MemoryBytes }
+
+// oomKills is the child's cgroup OOM-kill count (0 without a cgroup).
+func (p *process) oomKills() uint64 {
+	if p.group == nil {
+		return 0
+	}
+	n, _ := p.group.OOMKills()
+	return n
+}
+
+// namespaceFlags are the namespaces a child gets: network, IPC, UTS and
+// mount. As root no user namespace is needed; without root a user
+// namespace makes the others possible.
+func namespaceFlags() uintptr {
+	f := uintptr(syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS | syscall.CLONE_NEWNS)
+	if os.Geteuid() != 0 {
+		f |= syscall.CLONE_NEWUSER
+	}
+	return f
+}
+
+// chownTree hands dir and everything in it to uid:gid.
+func chownTree(dir string, uid, gid int) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(path, uid, gid)
+	})
+}
+
+// exitSignal is the signal that ended the reaped child, if one did.
+func (p *process) exitSignal() (syscall.Signal, bool) {
+	st := p.cmd.ProcessState
+	if st == nil {
+		return 0, false
+	}
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return 0, false
+	}
+	return ws.Signal(), true
+}
+
+// rlimitDataSlack is what RLIMIT_DATA needs above the cgroup cap.
+const rlimitDataSlack = 256 << 20

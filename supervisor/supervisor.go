@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
@@ -64,10 +65,43 @@ type Config struct {
 	// and contract.DefaultCaps.
 	Defaults contract.Limits
 	Caps     contract.Limits
+	// Cgroups selects the cgroup layer: CgroupsAuto (default) uses
+	// cgroups where the machine allows and falls back to an RLIMIT_DATA
+	// cap on the child otherwise; CgroupsRequired fails New without them;
+	// CgroupsOff never uses them.
+	Cgroups CgroupPolicy
+	// CgroupParent is the cgroup children are created below. Default: the
+	// supervisor's own cgroup.
+	CgroupParent string
+	// MemoryOverheadBytes is added to the wasm linear-memory cap to form
+	// the child's cgroup memory cap: the Go runtime, wazero's compiled
+	// code and the module's decode. Default 48 MiB (see BENCHMARKS.md).
+	MemoryOverheadBytes int64
+	// PidsMax caps the tasks (threads included) in a child's cgroup.
+	// Default 64.
+	PidsMax int64
+	// NoNamespaces, NoSeccomp and NoRlimits switch off single layers of
+	// the child's hardening (all on by default, where the kernel allows):
+	// for measurements and for tests that attack one layer at a time.
+	NoNamespaces, NoSeccomp, NoRlimits bool
+	// ChildUID and ChildGID, when non-zero and the supervisor is root, run
+	// children as that unprivileged user. The cache directory is handed
+	// to that user, and Binary must be executable by it.
+	ChildUID, ChildGID int
 	// Logger receives the supervisor's logs and the children's own log
 	// records. Default: discard.
 	Logger *slog.Logger
 }
+
+// CgroupPolicy says whether children get cgroups.
+type CgroupPolicy int
+
+// The cgroup policies.
+const (
+	CgroupsAuto CgroupPolicy = iota
+	CgroupsRequired
+	CgroupsOff
+)
 
 // Supervisor runs executions in child processes. It is safe for
 // concurrent use.
@@ -81,6 +115,9 @@ type Supervisor struct {
 	kills      atomic.Uint64
 	closed     atomic.Bool
 	reaping    sync.WaitGroup
+	cgroups    cgroupManager // nil: no cgroup layer
+	cgroupNote string        // why the cgroup layer is missing
+	spawnSeq   atomic.Uint64
 }
 
 // New validates cfg and starts warming the pool for the default limits.
@@ -109,6 +146,11 @@ func New(cfg Config) (*Supervisor, error) {
 	if err := os.MkdirAll(cfg.CacheDir, 0o700); err != nil {
 		return nil, fmt.Errorf("supervisor: cache dir: %w", err)
 	}
+	if cfg.ChildUID != 0 {
+		if err := chownTree(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID); err != nil {
+			return nil, fmt.Errorf("supervisor: hand the cache dir to uid %d: %w", cfg.ChildUID, err)
+		}
+	}
 	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 {
 		return nil, errors.New("supervisor: negative duration or size in Config")
 	}
@@ -130,7 +172,16 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.MemoryOverheadBytes == 0 {
+		cfg.MemoryOverheadBytes = DefaultMemoryOverhead
+	}
+	if cfg.PidsMax == 0 {
+		cfg.PidsMax = 64
+	}
 	s := &Supervisor{cfg: cfg, log: cfg.Logger}
+	if err := s.startCgroups(); err != nil {
+		return nil, err
+	}
 	p, err := pool.New(pool.Config[int64, *process]{
 		Spawn:            s.spawn,
 		Keys:             []int64{cfg.Defaults.MemoryBytes},
@@ -141,6 +192,7 @@ func New(cfg Config) (*Supervisor, error) {
 		Logger:           cfg.Logger.With("component", "pool"),
 	})
 	if err != nil {
+		s.closeCgroups()
 		return nil, fmt.Errorf("supervisor: %w", err)
 	}
 	s.pool = p
@@ -214,7 +266,18 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 	default:
 		return fail(contract.Errorf(contract.CapacityError, "%v", err))
 	}
+	oom0 := p.oomKills()
 	res, reported := s.execOn(ctx, p, req, handler, onEvent)
+	if p.group != nil {
+		if u, err := p.group.Usage(); err == nil {
+			res.Stats.CgroupPeakBytes = int64(u.PeakBytes)
+		}
+		if !reported && p.oomKills() > oom0 {
+			res.OK, res.Value = false, nil
+			res.Error = contract.ResourceErrorf(contract.KindOOMKill,
+				"the child was OOM-killed by its cgroup (memory cap %d bytes)", p.cgroupCap)
+		}
+	}
 	res.Clamped = clamped
 	res.Limits = limits
 	res.Stats.QueueWaitMS = ms(wait)
@@ -236,6 +299,9 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 	if cpu, rss, ok := p.rusage(); ok {
 		res.Stats.ChildCPUMS = ms(cpu)
 		res.Stats.ChildMaxRSSBytes = rss
+	}
+	if sig, ok := p.exitSignal(); ok && sig == syscall.SIGSYS && res.Error != nil && res.Error.Type == contract.SandboxError {
+		res.Error.Message = "the child was killed by its seccomp filter: it made a forbidden system call (" + res.Error.Message + ")"
 	}
 	return res
 }
@@ -335,5 +401,5 @@ func (s *Supervisor) Close(ctx context.Context) error {
 	s.closed.Store(true)
 	err := s.pool.Close(ctx)
 	s.reaping.Wait()
-	return err
+	return errors.Join(err, s.closeCgroups())
 }

@@ -1,0 +1,76 @@
+//go:build wardenfaults
+
+package child
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+// This file exists only in test builds (go test -tags wardenfaults): it
+// lets tests make the child's Go side misbehave in ways no script can,
+// to prove that the layers below the interpreter hold on their own. A
+// request whose code starts with "//fault:NAME" runs fault NAME (its
+// input is the fault's argument) instead of the script.
+func init() {
+	faultHook = runFault
+}
+
+func runFault(ctx context.Context, req contract.Request) (contract.Result, bool) {
+	name, ok := strings.CutPrefix(strings.SplitN(req.Code, "\n", 2)[0], "//fault:")
+	if !ok {
+		return contract.Result{}, false
+	}
+	var arg string
+	if len(req.Input) > 1 {
+		arg = strings.Trim(string(req.Input), `"`)
+	}
+	fail := func(err error) (contract.Result, bool) {
+		return contract.Result{Error: &contract.Error{Type: contract.UserCodeError, Message: "fault " + name + ": " + err.Error()}, Logs: []contract.LogEntry{}}, true
+	}
+	switch name {
+	case "oom":
+		// Allocate and touch Go memory until something stops us.
+		var keep [][]byte
+		for {
+			b := make([]byte, 4<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+			time.Sleep(time.Millisecond)
+		}
+	case "exec":
+		if err := exec.Command("/bin/true").Run(); err != nil {
+			return fail(err)
+		}
+	case "fork":
+		pid, _, errno := syscall.RawSyscall(syscall.SYS_FORK, 0, 0, 0)
+		if errno != 0 {
+			return fail(errno)
+		}
+		if pid == 0 {
+			os.Exit(0)
+		}
+	case "connect":
+		c, err := net.DialTimeout("tcp", arg, time.Second)
+		if err != nil {
+			return fail(err)
+		}
+		c.Close()
+	case "write":
+		if err := os.WriteFile(arg, []byte("escaped"), 0o644); err != nil {
+			return fail(err)
+		}
+	default:
+		return fail(os.ErrInvalid)
+	}
+	return contract.Result{OK: true, Value: []byte(`"fault ` + name + ` succeeded"`), Logs: []contract.LogEntry{}}, true
+}

@@ -1,0 +1,93 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/wardenhq/warden/cgroup"
+)
+
+// DefaultMemoryOverhead is what a child needs beyond its wasm linear
+// memory: the Go runtime, wazero's compiled code and the garbage of
+// decoding the module at start-up. Measured peak cgroup usage of a child
+// running a trivial script is about 30 MiB (BENCHMARKS.md); 48 MiB leaves
+// room for the gRPC buffers of a large result.
+const DefaultMemoryOverhead = 48 << 20
+
+// cgroupManager is the part of the cgroup layer the supervisor uses.
+type cgroupManager interface {
+	Create(name string, memoryBytes, pidsMax int64) (cgroupGroup, error)
+	Mode() string
+	Close() error
+}
+
+// cgroupGroup is one child's cgroup.
+type cgroupGroup interface {
+	AddProc(pid int) error
+	CgroupFD() (int, bool)
+	OOMKills() (uint64, error)
+	Usage() (cgroup.Usage, error)
+	Delete() error
+}
+
+// cgroupAdapter adapts *cgroup.Manager to cgroupManager.
+type cgroupAdapter struct{ m *cgroup.Manager }
+
+func (a cgroupAdapter) Create(name string, memoryBytes, pidsMax int64) (cgroupGroup, error) {
+	return a.m.Create(name, cgroup.Limits{MemoryBytes: memoryBytes, PidsMax: pidsMax})
+}
+func (a cgroupAdapter) Mode() string { return a.m.Mode() }
+func (a cgroupAdapter) Close() error { return a.m.Close() }
+
+// childMemoryCap is the cgroup memory cap of a child prepared for memory
+// bytes of QuickJS heap: its linear-memory cap plus the runtime overhead.
+func childMemoryCap(memory, overhead int64) int64 {
+	return memory + memory/4 + 4<<20 + overhead
+}
+
+// startCgroups sets up the cgroup layer according to the policy. Without
+// it the supervisor still runs, with RLIMIT_DATA on each child, and says
+// so once.
+func (s *Supervisor) startCgroups() error {
+	if s.cfg.Cgroups == CgroupsOff {
+		s.cgroupNote = "disabled by configuration"
+		return nil
+	}
+	m, err := cgroup.New(context.Background(), cgroup.Config{Parent: s.cfg.CgroupParent, Logger: s.log.With("component", "cgroup")})
+	if err == nil && m.Mode() == cgroup.ModeNone {
+		err = errors.Join(cgroup.ErrUnavailable, m.Close())
+	}
+	if err != nil {
+		if s.cfg.Cgroups == CgroupsRequired {
+			return fmt.Errorf("supervisor: cgroups required: %w", err)
+		}
+		s.cgroupNote = err.Error()
+		s.log.Warn("cgroup layer missing: children get an RLIMIT_DATA cap instead", "reason", err)
+		return nil
+	}
+	s.cgroups = cgroupAdapter{m}
+	return nil
+}
+
+func (s *Supervisor) closeCgroups() error {
+	if s.cgroups == nil {
+		return nil
+	}
+	return s.cgroups.Close()
+}
+
+// Layers reports which process-level layers of defence are active.
+type Layers struct {
+	CgroupMode string // "v1", "v2" or "" when missing
+	CgroupNote string // why it is missing
+}
+
+// Layers reports the supervisor's process-level layers.
+func (s *Supervisor) Layers() Layers {
+	l := Layers{CgroupNote: s.cgroupNote}
+	if s.cgroups != nil {
+		l.CgroupMode = s.cgroups.Mode()
+	}
+	return l
+}

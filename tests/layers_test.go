@@ -1,0 +1,149 @@
+//go:build wardenfaults
+
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wardenhq/warden/cgroup"
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/supervisor"
+)
+
+// These tests make the child's own Go code misbehave (faults.go, built
+// only with the wardenfaults tag) and check that the layer meant to stop
+// each misbehaviour stops it, with the layers above it switched off.
+
+func fault(t *testing.T, s *supervisor.Supervisor, name, arg string) contract.Result {
+	t.Helper()
+	in, _ := json.Marshal(arg)
+	res, _ := s.Execute(context.Background(), contract.Request{Code: "//fault:" + name, Input: in, Limits: contract.Limits{Timeout: 10 * time.Second}}, nil)
+	return res
+}
+
+func requireRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to create namespaces and cgroups (running as uid", os.Geteuid(), ")")
+	}
+}
+
+func requireCgroups(t *testing.T) {
+	t.Helper()
+	if r := cgroup.Detect(); r.Mode == cgroup.ModeNone || !r.Writable || !r.Controllers["memory"] {
+		t.Skipf("skipping: no writable cgroup memory controller here: %+v", r)
+	}
+}
+
+// Layer 6: the cgroup memory cap OOM-kills a child whose Go side runs
+// away, and the envelope says so.
+func TestLayerCgroupOOMKill(t *testing.T) {
+	requireCgroups(t)
+	s := newSupervisor(t, func(c *supervisor.Config) { c.Cgroups = supervisor.CgroupsRequired; c.NoSeccomp = true })
+	start := time.Now()
+	res := fault(t, s, "oom", "")
+	if res.OK || res.Error.Type != contract.ResourceError || res.Error.Kind != contract.KindOOMKill {
+		t.Fatalf("want ResourceError/oom_kill, got %+v", res.Error)
+	}
+	t.Logf("OOM-killed after %v, cgroup peak %d bytes", time.Since(start), res.Stats.CgroupPeakBytes)
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatalf("supervisor stopped serving: %v", err)
+	}
+}
+
+// Without cgroups the child's RLIMIT_DATA is the memory layer: the
+// runaway child dies instead of eating the machine.
+func TestLayerRlimitDataFallback(t *testing.T) {
+	s := newSupervisor(t, func(c *supervisor.Config) { c.Cgroups = supervisor.CgroupsOff; c.NoSeccomp = true })
+	res := fault(t, s, "oom", "")
+	if res.OK || res.Error.Type != contract.SandboxError {
+		t.Fatalf("want SandboxError (child died on its RLIMIT_DATA), got %+v", res.Error)
+	}
+	if res.Stats.ChildMaxRSSBytes > 400<<20 {
+		t.Fatalf("child grew to %d bytes despite RLIMIT_DATA", res.Stats.ChildMaxRSSBytes)
+	}
+}
+
+// Layer 5, namespaces: a child has no network even with seccomp off.
+func TestLayerNetworkNamespace(t *testing.T) {
+	requireRoot(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	s := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true })
+	res := fault(t, s, "connect", ln.Addr().String())
+	if res.OK || !strings.Contains(res.Error.Message, "fault connect") {
+		t.Fatalf("want the connect to fail inside the child, got %+v %s", res.Error, res.Value)
+	}
+	select {
+	case <-accepted:
+		t.Fatal("the loopback listener saw a connection from the child")
+	case <-time.After(100 * time.Millisecond):
+	}
+	// With the namespace off (and seccomp off) the same fault connects:
+	// the namespace is what stopped it.
+	s2 := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true; c.NoNamespaces = true })
+	if res := fault(t, s2, "connect", ln.Addr().String()); !res.OK {
+		t.Fatalf("control run without the namespace should connect: %+v", res.Error)
+	}
+}
+
+// Layer 5, rlimits: RLIMIT_FSIZE 0 stops file writes with seccomp off.
+func TestLayerRlimitNoFileWrites(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o777)
+	path := filepath.Join(dir, "escaped")
+	s := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true })
+	res := fault(t, s, "write", path)
+	if res.OK {
+		t.Fatalf("the child wrote a file: %s", res.Value)
+	}
+	if b, _ := os.ReadFile(path); len(b) > 0 {
+		t.Fatalf("file has content %q", b)
+	}
+	s2 := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true; c.NoRlimits = true })
+	if res := fault(t, s2, "write", path+"2"); !res.OK {
+		t.Fatalf("control run without rlimits should write: %+v", res.Error)
+	}
+}
+
+// Layer 5, seccomp: exec, fork, sockets and file writes kill the child,
+// with every other hardening layer off.
+func TestLayerSeccomp(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dir := t.TempDir()
+	s := newSupervisor(t, func(c *supervisor.Config) { c.NoNamespaces = true; c.NoRlimits = true; c.Cgroups = supervisor.CgroupsOff })
+	for _, f := range []struct{ name, arg string }{
+		{"exec", ""}, {"fork", ""}, {"connect", ln.Addr().String()}, {"write", filepath.Join(dir, "f")},
+	} {
+		t.Run(f.name, func(t *testing.T) {
+			res := fault(t, s, f.name, f.arg)
+			if res.OK || res.Error.Type != contract.SandboxError || !strings.Contains(res.Error.Message, "seccomp") {
+				t.Fatalf("want SandboxError naming seccomp, got %+v %s", res.Error, res.Value)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "f")); err == nil {
+		t.Fatal("file created despite seccomp")
+	}
+}

@@ -1,0 +1,54 @@
+package tests
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/wardenhq/warden/child"
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/supervisor"
+)
+
+// The test binary is also the child: the supervisor re-executes it.
+func TestMain(m *testing.M) {
+	child.RunIfChild()
+	os.Exit(m.Run())
+}
+
+var cacheDir = func() string {
+	d, err := os.MkdirTemp("", "warden-tests-cache")
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
+
+func newSupervisor(t *testing.T, mod func(*supervisor.Config)) *supervisor.Supervisor {
+	t.Helper()
+	cfg := supervisor.Config{CacheDir: cacheDir, PoolSize: 2}
+	if mod != nil {
+		mod(&cfg)
+	}
+	s, err := supervisor.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.Close(ctx)
+	})
+	return s
+}
+
+// TestAttacksSupervised attacks the full stack: every script runs in its
+// own child, with the SIGKILL layer above the interpreter.
+func TestAttacksSupervised(t *testing.T) {
+	s := newSupervisor(t, nil)
+	runAttacks(t, func(ctx context.Context, req contract.Request) contract.Result {
+		res, _ := s.Execute(ctx, req, nil)
+		return res
+	})
+}
