@@ -45,7 +45,7 @@ func (w *slogWriter) Write(b []byte) (int, error) {
 			level = slog.LevelError
 		}
 		msg := str(rec["@message"])
-		if msg == "plugin process exited" {
+		if msg == "plugin process exited" || msg == "plugin failed to exit gracefully" {
 			// Every child ends this way: the supervisor kills it after its
 			// one execution. Not an error.
 			level = slog.LevelDebug

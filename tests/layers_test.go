@@ -132,7 +132,11 @@ func TestLayerSeccomp(t *testing.T) {
 	}
 	defer ln.Close()
 	dir := t.TempDir()
-	s := newSupervisor(t, func(c *supervisor.Config) { c.NoNamespaces = true; c.NoRlimits = true; c.Cgroups = supervisor.CgroupsOff })
+	s := newSupervisor(t, func(c *supervisor.Config) {
+		c.NoNamespaces = true
+		c.NoRlimits = true
+		c.Cgroups = supervisor.CgroupsOff
+	})
 	for _, f := range []struct{ name, arg string }{
 		{"exec", ""}, {"fork", ""}, {"connect", ln.Addr().String()}, {"write", filepath.Join(dir, "f")},
 	} {

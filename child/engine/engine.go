@@ -139,6 +139,9 @@ func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRunt
 	}
 	rc = rc.WithCompilationCache(e.cache).
 		WithMemoryLimitPages(key.maxPages).
+		// Reserve the capped linear memory up front: growing it then never
+		// copies (QUICKJS-WASM.md fact 9), and untouched pages cost nothing.
+		WithMemoryCapacityFromMax(true).
 		WithCloseOnContextDone(e.cfg.CloseOnContextDone)
 	r := wazero.NewRuntimeWithConfig(ctx, rc)
 	if err := instantiateHostModules(ctx, r); err != nil {

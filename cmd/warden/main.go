@@ -26,6 +26,7 @@ const usage = `usage: warden <command> [flags]
 commands:
   run     run one script and print its JSON envelope
   bench   measure the supervisor (and the in-process engine) on a script
+  doctor  list each layer of defence as active or missing, with why
 
 run 'warden <command> -h' for the flags of a command
 `
@@ -47,6 +48,8 @@ func doMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdin, stdout, stderr)
 	case "bench":
 		return cmdBench(args[1:], stdout, stderr)
+	case "doctor":
+		return cmdDoctor(args[1:], stdout, stderr)
 	case "child":
 		// Only meaningful when started by a supervisor (RunIfChild above
 		// serves before we get here).

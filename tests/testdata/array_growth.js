@@ -1,4 +1,4 @@
 // expect: ResourceError/memory
-// timeout: 5s
+// timeout: 10s
 const a = [];
 while (true) a.push({ n: a.length, s: "item" + a.length });

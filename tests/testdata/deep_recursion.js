@@ -1,3 +1,4 @@
 // expect: ResourceError/stack
+// timeout: 5s
 function down(n) { return down(n + 1) + 1; }
 return down(0);

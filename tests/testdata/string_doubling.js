@@ -1,4 +1,4 @@
 // expect: ResourceError/memory
-// timeout: 5s
+// timeout: 10s
 let s = "x";
 while (true) { s += s; s.indexOf("y"); }

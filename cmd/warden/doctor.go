@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/wardenhq/warden/cgroup"
+	"github.com/wardenhq/warden/child"
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/supervisor"
+)
+
+// layerCheck is one line of `warden doctor`.
+type layerCheck struct {
+	Layer  string `json:"layer"`
+	Active bool   `json:"active"`
+	Detail string `json:"detail"`
+}
+
+func cmdDoctor(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("warden doctor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	checks := doctorChecks()
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(checks)
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "LAYER\tSTATUS\tDETAIL")
+		for _, c := range checks {
+			st := "active"
+			if !c.Active {
+				st = "MISSING"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Layer, st, c.Detail)
+		}
+		tw.Flush()
+	}
+	for _, c := range checks {
+		if !c.Active {
+			return exitFailed
+		}
+	}
+	return exitOK
+}
+
+func doctorChecks() []layerCheck {
+	d := contract.DefaultLimits
+	checks := []layerCheck{
+		{"1 capabilities", true, "ECMAScript built-ins + console, sha256, host.request only"},
+		{"2 interpreter limits", true, fmt.Sprintf("QuickJS heap %d MiB, stack %d KiB, interrupt at the deadline (%v)", d.MemoryBytes>>20, d.StackBytes>>10, d.Timeout)},
+		{"3 wasm imports and memory cap", true, "6 WASI functions written by the host, no filesystem or sockets; linear memory capped at 1.25 x heap + 4 MiB"},
+	}
+	checks = append(checks, processCheck())
+	checks = append(checks, cgroupChecks()...)
+	for _, ns := range []struct {
+		name string
+		flag uintptr
+	}{{"network", syscall.CLONE_NEWNET}, {"ipc", syscall.CLONE_NEWIPC}, {"uts", syscall.CLONE_NEWUTS}, {"mount", syscall.CLONE_NEWNS}, {"user", syscall.CLONE_NEWUSER}} {
+		checks = append(checks, namespaceCheck(ns.name, ns.flag))
+	}
+	ok, why := child.SeccompAvailable()
+	checks = append(checks, layerCheck{"5 seccomp filter", ok, why})
+	nnp := layerCheck{Layer: "5 no_new_privs", Active: true, Detail: "PR_SET_NO_NEW_PRIVS set in every child"}
+	if _, err := probe(0, true); err != nil {
+		nnp.Active, nnp.Detail = false, err.Error()
+	}
+	checks = append(checks, nnp)
+	uid := layerCheck{Layer: "5 unprivileged child user", Active: os.Geteuid() != 0,
+		Detail: fmt.Sprintf("supervisor runs as uid %d", os.Geteuid())}
+	if os.Geteuid() == 0 {
+		uid.Detail += "; children keep it unless supervisor.Config.ChildUID is set"
+	}
+	checks = append(checks, uid)
+	checks = append(checks, layerCheck{"7 kill at deadline + grace", true, "SIGKILL of the child's process group; Pdeathsig ties children to the supervisor"})
+	return checks
+}
+
+func processCheck() layerCheck {
+	c := layerCheck{Layer: "4-5 process per execution"}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sup, err := supervisor.New(supervisor.Config{CacheDir: defaultCacheDir(), PoolSize: 1})
+	if err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	defer sup.Close(ctx)
+	start := time.Now()
+	res, err := sup.Execute(ctx, contract.Request{Code: "return 1"}, nil)
+	if err != nil {
+		c.Detail = "a child could not run `return 1`: " + err.Error()
+		return c
+	}
+	c.Active = true
+	c.Detail = fmt.Sprintf("child %d ran `return 1` in %v (spawn included), then was killed", res.Stats.ChildPID, time.Since(start).Round(time.Millisecond))
+	return c
+}
+
+func cgroupChecks() []layerCheck {
+	r := cgroup.Detect()
+	c := layerCheck{Layer: "6 cgroup", Active: r.Mode != cgroup.ModeNone && r.Writable && r.Controllers["memory"]}
+	var ctl []string
+	for name, ok := range r.Controllers {
+		if ok {
+			ctl = append(ctl, name)
+		}
+	}
+	c.Detail = fmt.Sprintf("mode %s, controllers %s, writable %v", r.Mode, strings.Join(ctl, ","), r.Writable)
+	if r.Reason != "" {
+		c.Detail += "; " + r.Reason
+	}
+	if !c.Active {
+		c.Detail += "; children get RLIMIT_DATA instead"
+	}
+	return []layerCheck{c}
+}
+
+func namespaceCheck(name string, flag uintptr) layerCheck {
+	c := layerCheck{Layer: "5 " + name + " namespace"}
+	if _, err := probe(flag, false); err != nil {
+		c.Detail = "cannot create one here: " + err.Error()
+		return c
+	}
+	c.Active = true
+	c.Detail = "children get their own"
+	if name == "user" {
+		c.Detail = "available (used when the supervisor is not root)"
+	}
+	return c
+}
+
+// probe starts /bin/true with the given clone flags (and no_new_privs).
+func probe(flags uintptr, noNewPrivs bool) (string, error) {
+	cmd := exec.Command("/bin/true")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags}
+	if flags&syscall.CLONE_NEWUSER != 0 {
+		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
