@@ -49,6 +49,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,7 +89,7 @@ var seccompAllowed = []struct{ name, why string }{
 	{"getpid", "Go runtime: signal delivery to its own threads (tgkill(getpid(), tid, sig))"},
 	{"gettid", "Go runtime: thread id at thread start and for signals"},
 	{"rt_sigprocmask", "Go runtime: every new thread masks/unmasks signals; os/signal"},
-	{"rt_sigaction", "Go runtime: installs handlers lazily (os/signal, new threads of a cgo binary check them)"},
+	{"rt_sigaction", "Go runtime: os/signal at run time, and the crash path (dieFromSignal resets the handler before re-raising; refusing it would report a crash as SIGSYS)"},
 	{"rt_sigreturn", "return from every signal handler (SIGURG preemption, profiling)"},
 	{"sigaltstack", "Go runtime: every new thread installs its signal stack, and removes it at thread exit"},
 	{"mmap", "Go heap growth, goroutine stacks, thread stacks, vDSO getrandom state, wasm linear memory growth (Go heap)"},
@@ -133,14 +134,14 @@ const (
 	// clone is allowed only for threads: CLONE_THREAD set and no
 	// namespace flag. A thread shares this process, its filter included.
 	// Only the low 32 bits of the flags matter to the kernel.
-	cloneRequired  = unix.CLONE_THREAD
-	cloneForbidden = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
+	seccompCloneRequired  = unix.CLONE_THREAD
+	seccompCloneForbidden = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
 		unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET
 )
 
-// fcntlAllowed are the fcntl commands the child may use (the same
+// seccompFcntlAllowed are the fcntl commands the child may use (the same
 // numbers on every Linux architecture).
-var fcntlAllowed = []uint32{unix.F_GETFD, unix.F_SETFD, unix.F_GETFL, unix.F_SETFL}
+var seccompFcntlAllowed = []uint32{unix.F_GETFD, unix.F_SETFD, unix.F_GETFL, unix.F_SETFL}
 
 // seccompArch is one architecture's view of the filter.
 type seccompArch struct {
@@ -151,7 +152,7 @@ type seccompArch struct {
 	nr  map[string]uint32
 }
 
-const x32SyscallBit = 0x40000000
+const seccompX32Bit = 0x40000000
 
 // seccompArches holds the syscall numbers, checked against
 // /usr/include/x86_64-linux-gnu/asm/unistd_64.h and
@@ -192,16 +193,16 @@ const (
 	seccompDataArgs = 16
 )
 
-// argLow is the offset of the low 32 bits of argument i (both supported
-// architectures are little-endian).
-func argLow(i int) uint32 { return uint32(seccompDataArgs + 8*i) }
+// seccompArgLow is the offset of the low 32 bits of argument i (both
+// supported architectures are little-endian).
+func seccompArgLow(i int) uint32 { return uint32(seccompDataArgs + 8*i) }
 
-// codeRange is a range [start, end) of executable addresses.
-type codeRange struct{ start, end uint64 }
+// seccompRange is a range [start, end) of executable addresses.
+type seccompRange struct{ start, end uint64 }
 
 // libcCode returns the executable mappings of glibc in this process
 // (none in a static binary), from /proc/self/maps.
-func libcCode() ([]codeRange, error) {
+func libcCode() ([]seccompRange, error) {
 	f, err := os.Open("/proc/self/maps")
 	if err != nil {
 		return nil, err
@@ -212,8 +213,8 @@ func libcCode() ([]codeRange, error) {
 
 var libcName = regexp.MustCompile(`^libc(\.so|-[0-9])`)
 
-func parseLibcCode(f interface{ Read([]byte) (int, error) }) ([]codeRange, error) {
-	var code []codeRange
+func parseLibcCode(f io.Reader) ([]seccompRange, error) {
+	var code []seccompRange
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		// start-end perms offset dev inode path
@@ -227,7 +228,7 @@ func parseLibcCode(f interface{ Read([]byte) (int, error) }) ([]codeRange, error
 		if !ok || err1 != nil || err2 != nil || end <= start {
 			return nil, fmt.Errorf("child: seccomp: bad line in /proc/self/maps: %q", sc.Text())
 		}
-		code = append(code, codeRange{start, end})
+		code = append(code, seccompRange{start, end})
 	}
 	return code, sc.Err()
 }
@@ -235,15 +236,16 @@ func parseLibcCode(f interface{ Read([]byte) (int, error) }) ([]codeRange, error
 // seccompFilter builds the filter for goarch. pid is this process's id:
 // tgkill may signal only threads of this process. libc is glibc's code,
 // from which openat fails with EACCES instead of killing.
-func seccompFilter(goarch string, pid int, libc []codeRange) ([]unix.SockFilter, error) {
+func seccompFilter(goarch string, pid int, libc []seccompRange) ([]unix.SockFilter, error) {
 	arch, ok := seccompArches[goarch]
 	if !ok {
 		return nil, fmt.Errorf("child: seccomp: no syscall table for GOARCH %s", goarch)
 	}
+	var missing []string
 	nr := func(name string) uint32 {
 		n, ok := arch.nr[name]
 		if !ok {
-			panic("child: seccomp: no number for " + name + " on " + goarch)
+			missing = append(missing, name)
 		}
 		return n
 	}
@@ -252,7 +254,7 @@ func seccompFilter(goarch string, pid int, libc []codeRange) ([]unix.SockFilter,
 	a.jump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, arch.audit, "", "kill")
 	a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, seccompDataNr)
 	if arch.x32 {
-		a.jump(unix.BPF_JMP|unix.BPF_JGE|unix.BPF_K, x32SyscallBit, "kill", "")
+		a.jump(unix.BPF_JMP|unix.BPF_JGE|unix.BPF_K, seccompX32Bit, "kill", "")
 	}
 	for _, s := range seccompAllowed {
 		a.jump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, nr(s.name), "allow", "")
@@ -269,20 +271,20 @@ func seccompFilter(goarch string, pid int, libc []codeRange) ([]unix.SockFilter,
 
 	// clone: threads only.
 	a.label("clone")
-	a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, argLow(0))
-	a.jump(unix.BPF_JMP|unix.BPF_JSET|unix.BPF_K, cloneRequired, "", "kill")
-	a.jump(unix.BPF_JMP|unix.BPF_JSET|unix.BPF_K, cloneForbidden, "kill", "allow")
+	a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, seccompArgLow(0))
+	a.jump(unix.BPF_JMP|unix.BPF_JSET|unix.BPF_K, seccompCloneRequired, "", "kill")
+	a.jump(unix.BPF_JMP|unix.BPF_JSET|unix.BPF_K, seccompCloneForbidden, "kill", "allow")
 
 	// tgkill: only threads of this process (the thread-group id is a
 	// pid_t; the kernel ignores the upper 32 bits).
 	a.label("tgkill")
-	a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, argLow(0))
+	a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, seccompArgLow(0))
 	a.jump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, uint32(pid), "allow", "kill")
 
 	// fcntl: descriptor flags only (the command is an int).
 	a.label("fcntl")
-	a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, argLow(1))
-	for _, cmd := range fcntlAllowed {
+	a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, seccompArgLow(1))
+	for _, cmd := range seccompFcntlAllowed {
 		a.jump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, cmd, "allow", "")
 	}
 	a.stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_KILL_PROCESS)
@@ -293,11 +295,11 @@ func seccompFilter(goarch string, pid int, libc []codeRange) ([]unix.SockFilter,
 	// equality and the lower half against the bounds.
 	if len(libc) > 0 {
 		a.label("openat")
-		var pieces []codeRange
+		var pieces []seccompRange
 		for _, r := range libc {
 			for start := r.start; start < r.end; {
 				end := min(r.end, (start>>32+1)<<32)
-				pieces = append(pieces, codeRange{start, end})
+				pieces = append(pieces, seccompRange{start, end})
 				start = end
 			}
 		}
@@ -331,6 +333,9 @@ func seccompFilter(goarch string, pid int, libc []codeRange) ([]unix.SockFilter,
 	a.stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ALLOW)
 	a.label("kill")
 	a.stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_KILL_PROCESS)
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("child: seccomp: no %s number for %v", goarch, missing)
+	}
 	return a.assemble()
 }
 

@@ -47,10 +47,10 @@ const (
 
 // Helper exit statuses (a forbidden action ends with SIGSYS instead).
 const (
-	helperOK            = 0
-	helperInstallFailed = 3
-	helperSurvived      = 4 // a forbidden action returned
-	helperWrong         = 5 // an allowed action misbehaved
+	seccompHelperOK            = 0
+	seccompHelperInstallFailed = 3
+	seccompHelperSurvived      = 4 // a forbidden action returned
+	seccompHelperWrong         = 5 // an allowed action misbehaved
 )
 
 // TestSeccompHelper is not a test: it is the helper process's main when
@@ -65,75 +65,75 @@ func TestSeccompHelper(t *testing.T) {
 	unix.Exit(seccompHelper(action, os.Getenv(seccompArgEnv)))
 }
 
-// helperParent and helperUID are read before the filter goes on (getppid
+// seccompParent and seccompUID are read before the filter goes on (getppid
 // and getuid are not allowed after).
-var helperParent, helperUID uintptr
+var seccompParent, seccompUID uintptr
 
 func seccompHelper(action, arg string) int {
 	// A SIGSYS kill would otherwise dump core.
 	_ = unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
-	helperParent, helperUID = uintptr(os.Getppid()), uintptr(os.Getuid())
+	seccompParent, seccompUID = uintptr(os.Getppid()), uintptr(os.Getuid())
 	switch action {
 	case "serve":
 		// The real child: Main reads ConfigEnv, prepares the VM, serves
 		// over go-plugin, and Run installs the filter (child.go).
 		return Main()
 	case "bench-install":
-		return benchInstallHelper()
+		return seccompBenchInstall()
 	case "bench-syscall":
-		return benchSyscallHelper(arg)
+		return seccompBenchSyscall(arg)
 	}
 	if err := installSeccomp(); err != nil {
 		fmt.Fprintln(os.Stderr, "installSeccomp:", err)
-		return helperInstallFailed
+		return seccompHelperInstallFailed
 	}
 	switch action {
 	case "workload":
-		if err := workloadHelper(); err != nil {
+		if err := seccompWorkload(); err != nil {
 			fmt.Fprintln(os.Stderr, "workload:", err)
-			return helperWrong
+			return seccompHelperWrong
 		}
-		return helperOK
+		return seccompHelperOK
 	case "clone3":
 		// clone3 must fail with ENOSYS (so that glibc falls back to clone),
 		// not kill. size 0 would be EINVAL without the filter.
 		_, _, errno := unix.RawSyscall(unix.SYS_CLONE3, 0, 0, 0)
 		if errno != unix.ENOSYS {
 			fmt.Fprintln(os.Stderr, "clone3:", errno)
-			return helperWrong
+			return seccompHelperWrong
 		}
-		return helperOK
+		return seccompHelperOK
 	case "unlink":
 		err := os.Remove(arg)
 		if !errors.Is(err, unix.EPERM) {
 			fmt.Fprintln(os.Stderr, "remove:", err)
-			return helperWrong
+			return seccompHelperWrong
 		}
-		return helperOK
+		return seccompHelperOK
 	case "tgkill-self":
 		if err := unix.Tgkill(os.Getpid(), unix.Gettid(), 0); err != nil {
 			fmt.Fprintln(os.Stderr, "tgkill:", err)
-			return helperWrong
+			return seccompHelperWrong
 		}
-		return helperOK
+		return seccompHelperOK
 	}
-	f, ok := forbiddenActions[action]
+	f, ok := seccompForbiddenActions[action]
 	if !ok {
 		fmt.Fprintln(os.Stderr, "unknown action", action)
-		return helperWrong
+		return seccompHelperWrong
 	}
 	err := f(arg)
 	fmt.Fprintf(os.Stderr, "%s survived the filter: %v\n", action, err)
-	return helperSurvived
+	return seccompHelperSurvived
 }
 
-// noPID is a pid that does not exist (above any pid_max), so that the
+// seccompNoPID is a pid that does not exist (above any pid_max), so that the
 // forbidden calls below would be harmless if the filter let them pass.
-const noPID = 0x7ffffff0
+const seccompNoPID = 0x7ffffff0
 
-// forkLike runs a fork-like raw clone. Should it ever succeed, the new
-// process leaves at once.
-func forkLike(trap, flags uintptr) error {
+// seccompForkLike runs a fork-like raw clone. Should it ever succeed,
+// the new process leaves at once.
+func seccompForkLike(trap, flags uintptr) error {
 	pid, _, errno := unix.RawSyscall6(trap, flags, 0, 0, 0, 0, 0)
 	if errno != 0 {
 		return errno
@@ -144,7 +144,7 @@ func forkLike(trap, flags uintptr) error {
 	return fmt.Errorf("created process %d", pid)
 }
 
-func rawErr(trap uintptr, a ...uintptr) error {
+func seccompRaw(trap uintptr, a ...uintptr) error {
 	var args [6]uintptr
 	copy(args[:], a)
 	r, _, errno := unix.RawSyscall6(trap, args[0], args[1], args[2], args[3], args[4], args[5])
@@ -154,27 +154,27 @@ func rawErr(trap uintptr, a ...uintptr) error {
 	return fmt.Errorf("returned %d", r)
 }
 
-func cstr(s string) uintptr {
+func seccompCString(s string) uintptr {
 	b, _ := unix.BytePtrFromString(s)
 	return uintptr(unsafe.Pointer(b))
 }
 
-// forbiddenActions each make a system call the filter must answer with
+// seccompForbiddenActions each make a system call the filter must answer with
 // SIGSYS. Each is harmless (fails) without the filter where possible.
-var forbiddenActions = map[string]func(arg string) error{
+var seccompForbiddenActions = map[string]func(arg string) error{
 	"exec": func(string) error { return syscall.Exec("/bin/true", []string{"true"}, nil) },
 	"os-exec": func(string) error {
 		return exec.Command("/bin/true").Run()
 	},
 	"execveat": func(string) error {
-		return rawErr(unix.SYS_EXECVEAT, uintptr(unix.AT_FDCWD&0xffffffff), cstr("/nonexistent/warden"), 0, 0, 0)
+		return seccompRaw(unix.SYS_EXECVEAT, uintptr(unix.AT_FDCWD&0xffffffff), seccompCString("/nonexistent/warden"), 0, 0, 0)
 	},
-	"fork":          func(string) error { return forkLike(unix.SYS_FORK, 0) },
-	"clone-process": func(string) error { return forkLike(unix.SYS_CLONE, uintptr(unix.SIGCHLD)) },
+	"fork":          func(string) error { return seccompForkLike(unix.SYS_FORK, 0) },
+	"clone-process": func(string) error { return seccompForkLike(unix.SYS_CLONE, uintptr(unix.SIGCHLD)) },
 	// A thread clone with a namespace flag: EINVAL without the filter
 	// (CLONE_NEWUSER cannot go with CLONE_THREAD).
 	"clone-thread-newuser": func(string) error {
-		return rawErr(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_SIGHAND|unix.CLONE_THREAD|unix.CLONE_NEWUSER, 0, 0, 0, 0)
+		return seccompRaw(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_SIGHAND|unix.CLONE_THREAD|unix.CLONE_NEWUSER, 0, 0, 0, 0)
 	},
 	"connect-tcp": func(addr string) error {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
@@ -208,63 +208,69 @@ var forbiddenActions = map[string]func(arg string) error{
 		}
 		return err
 	},
-	"ptrace":           func(string) error { return rawErr(unix.SYS_PTRACE, unix.PTRACE_ATTACH, noPID, 0, 0) },
-	"process_vm_readv": func(string) error { return rawErr(unix.SYS_PROCESS_VM_READV, noPID, 0, 0, 0, 0, 0) },
+	"ptrace":           func(string) error { return seccompRaw(unix.SYS_PTRACE, unix.PTRACE_ATTACH, seccompNoPID, 0, 0) },
+	"process_vm_readv": func(string) error { return seccompRaw(unix.SYS_PROCESS_VM_READV, seccompNoPID, 0, 0, 0, 0, 0) },
 	"unshare":          func(string) error { return unix.Unshare(unix.CLONE_NEWUSER) },
-	"setns":            func(string) error { return rawErr(unix.SYS_SETNS, ^uintptr(0), 0) },
+	"setns":            func(string) error { return seccompRaw(unix.SYS_SETNS, ^uintptr(0), 0) },
 	"mount": func(string) error {
-		return rawErr(unix.SYS_MOUNT, cstr("none"), cstr("/nonexistent/warden"), cstr("tmpfs"), 0, 0)
+		return seccompRaw(unix.SYS_MOUNT, seccompCString("none"), seccompCString("/nonexistent/warden"), seccompCString("tmpfs"), 0, 0)
 	},
-	"chroot":          func(string) error { return rawErr(unix.SYS_CHROOT, cstr("/nonexistent/warden")) },
-	"setuid":          func(string) error { return rawErr(unix.SYS_SETUID, helperUID) },
-	"bpf":             func(string) error { return rawErr(unix.SYS_BPF, 0xffff, 0, 0) },
-	"perf_event_open": func(string) error { return rawErr(unix.SYS_PERF_EVENT_OPEN, 0, 0, ^uintptr(0), ^uintptr(0), 0) },
-	"io_uring_setup":  func(string) error { return rawErr(unix.SYS_IO_URING_SETUP, 0, 0) },
-	"keyctl":          func(string) error { return rawErr(unix.SYS_KEYCTL, 0xffff, 0, 0, 0, 0) },
-	"memfd_create":    func(string) error { return rawErr(unix.SYS_MEMFD_CREATE, cstr("warden"), 0) },
-	"prctl":           func(string) error { return rawErr(unix.SYS_PRCTL, unix.PR_GET_DUMPABLE, 0, 0, 0, 0) },
-	"seccomp":         func(string) error { return rawErr(unix.SYS_SECCOMP, unix.SECCOMP_GET_ACTION_AVAIL, 0, 0) },
-	"kill-other":      func(string) error { return rawErr(unix.SYS_KILL, helperParent, 0) },
-	"tgkill-other":    func(string) error { return unix.Tgkill(int(helperParent), int(helperParent), 0) },
-	"fcntl-setown":    func(string) error { return rawErr(unix.SYS_FCNTL, 2, unix.F_SETOWN, helperParent) },
-	"fcntl-dupfd":     func(string) error { return rawErr(unix.SYS_FCNTL, 2, unix.F_DUPFD_CLOEXEC, 100) },
-	"x32-getpid":      func(string) error { return rawErr(unix.SYS_GETPID | x32SyscallBit) },
-	"epoll_create1":   func(string) error { return rawErr(unix.SYS_EPOLL_CREATE1, 0) },
+	"chroot":          func(string) error { return seccompRaw(unix.SYS_CHROOT, seccompCString("/nonexistent/warden")) },
+	"setuid":          func(string) error { return seccompRaw(unix.SYS_SETUID, seccompUID) },
+	"bpf":             func(string) error { return seccompRaw(unix.SYS_BPF, 0xffff, 0, 0) },
+	"perf_event_open": func(string) error { return seccompRaw(unix.SYS_PERF_EVENT_OPEN, 0, 0, ^uintptr(0), ^uintptr(0), 0) },
+	"io_uring_setup":  func(string) error { return seccompRaw(unix.SYS_IO_URING_SETUP, 0, 0) },
+	"keyctl":          func(string) error { return seccompRaw(unix.SYS_KEYCTL, 0xffff, 0, 0, 0, 0) },
+	"memfd_create":    func(string) error { return seccompRaw(unix.SYS_MEMFD_CREATE, seccompCString("warden"), 0) },
+	"prctl":           func(string) error { return seccompRaw(unix.SYS_PRCTL, unix.PR_GET_DUMPABLE, 0, 0, 0, 0) },
+	"seccomp":         func(string) error { return seccompRaw(unix.SYS_SECCOMP, unix.SECCOMP_GET_ACTION_AVAIL, 0, 0) },
+	"kill-other":      func(string) error { return seccompRaw(unix.SYS_KILL, seccompParent, 0) },
+	"tgkill-other":    func(string) error { return unix.Tgkill(int(seccompParent), int(seccompParent), 0) },
+	"fcntl-setown":    func(string) error { return seccompRaw(unix.SYS_FCNTL, 2, unix.F_SETOWN, seccompParent) },
+	"fcntl-dupfd":     func(string) error { return seccompRaw(unix.SYS_FCNTL, 2, unix.F_DUPFD_CLOEXEC, 100) },
+	"x32-getpid":      func(string) error { return seccompRaw(unix.SYS_GETPID | seccompX32Bit) },
+	"epoll_create1":   func(string) error { return seccompRaw(unix.SYS_EPOLL_CREATE1, 0) },
 	"pipe2": func(string) error {
 		var p [2]int
 		return unix.Pipe2(p[:], 0)
 	},
-	"unlink-legacy": func(string) error { return rawErr(unix.SYS_UNLINK, cstr("/nonexistent/warden")) },
-	"setsockopt":    func(string) error { return rawErr(unix.SYS_SETSOCKOPT, 2, unix.SOL_SOCKET, unix.SO_REUSEADDR, 0, 0) },
-	"sendmsg":       func(string) error { return rawErr(unix.SYS_SENDMSG, 2, 0, 0) },
+	"unlink-legacy": func(string) error { return seccompRaw(unix.SYS_UNLINK, seccompCString("/nonexistent/warden")) },
+	"setsockopt": func(string) error {
+		return seccompRaw(unix.SYS_SETSOCKOPT, 2, unix.SOL_SOCKET, unix.SO_REUSEADDR, 0, 0)
+	},
+	"sendmsg": func(string) error { return seccompRaw(unix.SYS_SENDMSG, 2, 0, 0) },
 	"newfstatat": func(string) error {
 		var st unix.Stat_t
 		return unix.Fstatat(unix.AT_FDCWD, "/etc/passwd", &st, 0)
 	},
-	"userfaultfd":     func(string) error { return rawErr(unix.SYS_USERFAULTFD, 0xffff) },
-	"personality":     func(string) error { return rawErr(unix.SYS_PERSONALITY, 0xffffffff) },
-	"init_module":     func(string) error { return rawErr(unix.SYS_INIT_MODULE, 0, 0, 0) },
-	"kexec_file_load": func(string) error { return rawErr(unix.SYS_KEXEC_FILE_LOAD, ^uintptr(0), ^uintptr(0), 0, 0, 0xffff) },
-	"reboot":          func(string) error { return rawErr(unix.SYS_REBOOT, 0, 0, 0, 0) }, // bad magic: EINVAL
-	"ioctl":           func(string) error { return rawErr(unix.SYS_IOCTL, 2, unix.TCGETS, 0) },
-	"open-legacy":     func(string) error { return rawErr(unix.SYS_OPEN, cstr("/etc/passwd"), 0) },
-	"openat2": func(string) error {
-		return rawErr(unix.SYS_OPENAT2, uintptr(unix.AT_FDCWD&0xffffffff), cstr("/etc/passwd"), 0, 0)
+	"userfaultfd": func(string) error { return seccompRaw(unix.SYS_USERFAULTFD, 0xffff) },
+	"personality": func(string) error { return seccompRaw(unix.SYS_PERSONALITY, 0xffffffff) },
+	"init_module": func(string) error { return seccompRaw(unix.SYS_INIT_MODULE, 0, 0, 0) },
+	"kexec_file_load": func(string) error {
+		return seccompRaw(unix.SYS_KEXEC_FILE_LOAD, ^uintptr(0), ^uintptr(0), 0, 0, 0xffff)
 	},
-	"rt_sigqueueinfo": func(string) error { return rawErr(unix.SYS_RT_SIGQUEUEINFO, noPID, 0, 0) },
-	"pidfd_open":      func(string) error { return rawErr(unix.SYS_PIDFD_OPEN, helperParent, 0) },
-	"vmsplice":        func(string) error { return rawErr(unix.SYS_VMSPLICE, ^uintptr(0), 0, 0, 0) },
+	"reboot":      func(string) error { return seccompRaw(unix.SYS_REBOOT, 0, 0, 0, 0) }, // bad magic: EINVAL
+	"ioctl":       func(string) error { return seccompRaw(unix.SYS_IOCTL, 2, unix.TCGETS, 0) },
+	"open-legacy": func(string) error { return seccompRaw(unix.SYS_OPEN, seccompCString("/etc/passwd"), 0) },
+	"openat2": func(string) error {
+		return seccompRaw(unix.SYS_OPENAT2, uintptr(unix.AT_FDCWD&0xffffffff), seccompCString("/etc/passwd"), 0, 0)
+	},
+	"rt_sigqueueinfo": func(string) error { return seccompRaw(unix.SYS_RT_SIGQUEUEINFO, seccompNoPID, 0, 0) },
+	"pidfd_open":      func(string) error { return seccompRaw(unix.SYS_PIDFD_OPEN, seccompParent, 0) },
+	"vmsplice":        func(string) error { return seccompRaw(unix.SYS_VMSPLICE, ^uintptr(0), 0, 0, 0) },
 	"mkdirat":         func(string) error { return unix.Mkdirat(unix.AT_FDCWD, "/nonexistent/warden", 0o700) },
 	"renameat2": func(string) error {
 		return unix.Renameat2(unix.AT_FDCWD, "/nonexistent/a", unix.AT_FDCWD, "/nonexistent/b", 0)
 	},
-	"fchmodat":          func(string) error { return unix.Fchmodat(unix.AT_FDCWD, "/nonexistent/warden", 0o777, 0) },
-	"fchownat":          func(string) error { return unix.Fchownat(unix.AT_FDCWD, "/nonexistent/warden", 0, 0, 0) },
-	"umount2":           func(string) error { return rawErr(unix.SYS_UMOUNT2, cstr("/nonexistent/warden"), 0) },
-	"pivot_root":        func(string) error { return rawErr(unix.SYS_PIVOT_ROOT, cstr("/nonexistent/a"), cstr("/nonexistent/b")) },
-	"swapoff":           func(string) error { return rawErr(unix.SYS_SWAPOFF, cstr("/nonexistent/warden")) },
-	"add_key":           func(string) error { return rawErr(unix.SYS_ADD_KEY, 0, 0, 0, 0, 0) },
-	"process_vm_writev": func(string) error { return rawErr(unix.SYS_PROCESS_VM_WRITEV, noPID, 0, 0, 0, 0, 0) },
+	"fchmodat": func(string) error { return unix.Fchmodat(unix.AT_FDCWD, "/nonexistent/warden", 0o777, 0) },
+	"fchownat": func(string) error { return unix.Fchownat(unix.AT_FDCWD, "/nonexistent/warden", 0, 0, 0) },
+	"umount2":  func(string) error { return seccompRaw(unix.SYS_UMOUNT2, seccompCString("/nonexistent/warden"), 0) },
+	"pivot_root": func(string) error {
+		return seccompRaw(unix.SYS_PIVOT_ROOT, seccompCString("/nonexistent/a"), seccompCString("/nonexistent/b"))
+	},
+	"swapoff":           func(string) error { return seccompRaw(unix.SYS_SWAPOFF, seccompCString("/nonexistent/warden")) },
+	"add_key":           func(string) error { return seccompRaw(unix.SYS_ADD_KEY, 0, 0, 0, 0, 0) },
+	"process_vm_writev": func(string) error { return seccompRaw(unix.SYS_PROCESS_VM_WRITEV, seccompNoPID, 0, 0, 0, 0, 0) },
 }
 
 // requireSeccomp skips when the kernel cannot run the filter.
@@ -279,18 +285,18 @@ func requireSeccomp(t *testing.T) {
 	}
 }
 
-// helperCmd is the test binary re-executed as a helper.
-func helperCmd(action, arg string) *exec.Cmd {
+// seccompHelperCmd is the test binary re-executed as a helper.
+func seccompHelperCmd(action, arg string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSeccompHelper$")
 	cmd.Env = []string{seccompHelperEnv + "=" + action, seccompArgEnv + "=" + arg}
 	return cmd
 }
 
-// runHelper runs the helper to its end and returns its wait status and
+// runSeccompHelper runs the helper to its end and returns its wait status and
 // output.
-func runHelper(t *testing.T, action, arg string) (syscall.WaitStatus, string) {
+func runSeccompHelper(t *testing.T, action, arg string) (syscall.WaitStatus, string) {
 	t.Helper()
-	cmd := helperCmd(action, arg)
+	cmd := seccompHelperCmd(action, arg)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -302,7 +308,7 @@ func runHelper(t *testing.T, action, arg string) (syscall.WaitStatus, string) {
 	return cmd.ProcessState.Sys().(syscall.WaitStatus), out.String()
 }
 
-func describe(ws syscall.WaitStatus) string {
+func describeWait(ws syscall.WaitStatus) string {
 	switch {
 	case ws.Signaled():
 		return "killed by " + ws.Signal().String()
@@ -312,25 +318,25 @@ func describe(ws syscall.WaitStatus) string {
 	return fmt.Sprintf("wait status %#x", uint32(ws))
 }
 
-func wantSIGSYS(t *testing.T, ws syscall.WaitStatus, out string) {
+func wantSeccompKill(t *testing.T, ws syscall.WaitStatus, out string) {
 	t.Helper()
 	if !ws.Signaled() || ws.Signal() != syscall.SIGSYS {
-		t.Fatalf("want the helper killed by SIGSYS, got %s; output:\n%s", describe(ws), out)
+		t.Fatalf("want the helper killed by SIGSYS, got %s; output:\n%s", describeWait(ws), out)
 	}
 }
 
-func wantExit0(t *testing.T, ws syscall.WaitStatus, out string) {
+func wantSeccompExit0(t *testing.T, ws syscall.WaitStatus, out string) {
 	t.Helper()
 	if !ws.Exited() || ws.ExitStatus() != 0 {
-		t.Fatalf("want exit status 0, got %s; output:\n%s", describe(ws), out)
+		t.Fatalf("want exit status 0, got %s; output:\n%s", describeWait(ws), out)
 	}
 }
 
 // Each forbidden system call kills the whole helper with SIGSYS.
 func TestSeccompForbidden(t *testing.T) {
 	requireSeccomp(t)
-	names := make([]string, 0, len(forbiddenActions))
-	for name := range forbiddenActions {
+	names := make([]string, 0, len(seccompForbiddenActions))
+	for name := range seccompForbiddenActions {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -341,8 +347,8 @@ func TestSeccompForbidden(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ws, out := runHelper(t, name, "")
-			wantSIGSYS(t, ws, out)
+			ws, out := runSeccompHelper(t, name, "")
+			wantSeccompKill(t, ws, out)
 		})
 	}
 }
@@ -358,9 +364,9 @@ func TestSeccompNoEffect(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ln.Close()
-		ws, out := runHelper(t, "connect-tcp", ln.Addr().String())
-		wantSIGSYS(t, ws, out)
-		wantNoConnection(t, ln)
+		ws, out := runSeccompHelper(t, "connect-tcp", ln.Addr().String())
+		wantSeccompKill(t, ws, out)
+		wantNoSeccompConnection(t, ln)
 	})
 	t.Run("connect-unix", func(t *testing.T) {
 		t.Parallel()
@@ -370,15 +376,15 @@ func TestSeccompNoEffect(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ln.Close()
-		ws, out := runHelper(t, "connect-unix", path)
-		wantSIGSYS(t, ws, out)
-		wantNoConnection(t, ln)
+		ws, out := runSeccompHelper(t, "connect-unix", path)
+		wantSeccompKill(t, ws, out)
+		wantNoSeccompConnection(t, ln)
 	})
 	t.Run("create-file", func(t *testing.T) {
 		t.Parallel()
 		path := filepath.Join(t.TempDir(), "escaped")
-		ws, out := runHelper(t, "create-file", path)
-		wantSIGSYS(t, ws, out)
+		ws, out := runSeccompHelper(t, "create-file", path)
+		wantSeccompKill(t, ws, out)
 		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("the file exists after the helper was killed (stat: %v)", err)
 		}
@@ -389,15 +395,15 @@ func TestSeccompNoEffect(t *testing.T) {
 		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		ws, out := runHelper(t, "unlink", path)
-		wantExit0(t, ws, out) // EPERM, not a kill
+		ws, out := runSeccompHelper(t, "unlink", path)
+		wantSeccompExit0(t, ws, out) // EPERM, not a kill
 		if _, err := os.Stat(path); err != nil {
 			t.Fatalf("the file is gone: %v", err)
 		}
 	})
 }
 
-func wantNoConnection(t *testing.T, ln net.Listener) {
+func wantNoSeccompConnection(t *testing.T, ln net.Listener) {
 	t.Helper()
 	type deadliner interface{ SetDeadline(time.Time) error }
 	if err := ln.(deadliner).SetDeadline(time.Now().Add(200 * time.Millisecond)); err != nil {
@@ -420,8 +426,8 @@ func TestSeccompErrnoAndSelf(t *testing.T) {
 	for _, action := range []string{"clone3", "tgkill-self"} {
 		t.Run(action, func(t *testing.T) {
 			t.Parallel()
-			ws, out := runHelper(t, action, "")
-			wantExit0(t, ws, out)
+			ws, out := runSeccompHelper(t, action, "")
+			wantSeccompExit0(t, ws, out)
 		})
 	}
 }
@@ -440,7 +446,7 @@ func TestSeccompWorkload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := helperCmd("workload", "")
+	cmd := seccompHelperCmd("workload", "")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.ExtraFiles = []*os.File{toHelperR, fromHelperW} // fds 3 and 4
@@ -457,30 +463,30 @@ func TestSeccompWorkload(t *testing.T) {
 		if err != nil || !strings.HasPrefix(line, want) {
 			cmd.Process.Kill()
 			cmd.Wait()
-			t.Fatalf("want %q from the helper, got %q (%v); %s; stderr:\n%s", want, line, err, describe(cmd.ProcessState.Sys().(syscall.WaitStatus)), stderr.String())
+			t.Fatalf("want %q from the helper, got %q (%v); %s; stderr:\n%s", want, line, err, describeWait(cmd.ProcessState.Sys().(syscall.WaitStatus)), stderr.String())
 		}
 		return strings.TrimSpace(line)
 	}
 
 	step("installed")
-	n0 := checkThreadsFiltered(t, cmd.Process.Pid)
+	n0 := checkThreadsSeccomped(t, cmd.Process.Pid)
 	fmt.Fprintln(toHelperW, "ping")
 	done := step("done")
-	n1 := checkThreadsFiltered(t, cmd.Process.Pid)
+	n1 := checkThreadsSeccomped(t, cmd.Process.Pid)
 	fmt.Fprintln(toHelperW, "exit")
 	if err := cmd.Wait(); err != nil {
 		t.Logf("wait: %v", err)
 	}
-	wantExit0(t, cmd.ProcessState.Sys().(syscall.WaitStatus), stderr.String())
+	wantSeccompExit0(t, cmd.ProcessState.Sys().(syscall.WaitStatus), stderr.String())
 	t.Logf("threads: %d when the filter went on, %d after the workload; helper: %s", n0, n1, done)
 	if m := regexp.MustCompile(`threads_created=(\d+)`).FindStringSubmatch(done); m == nil || m[1] == "0" {
 		t.Fatalf("the workload created no OS thread under the filter: %s", done)
 	}
 }
 
-// checkThreadsFiltered checks that every thread of pid has the filter and
+// checkThreadsSeccomped checks that every thread of pid has the filter and
 // no_new_privs, and returns how many threads there are.
-func checkThreadsFiltered(t *testing.T, pid int) int {
+func checkThreadsSeccomped(t *testing.T, pid int) int {
 	t.Helper()
 	dir := fmt.Sprintf("/proc/%d/task", pid)
 	tasks, err := os.ReadDir(dir)
@@ -493,7 +499,7 @@ func checkThreadsFiltered(t *testing.T, pid int) int {
 		if err != nil {
 			continue // the thread exited meanwhile
 		}
-		for _, want := range []string{"Seccomp:\t2\n", "NoNewPrivs:\t1\n", fmt.Sprintf("Seccomp_filters:\t%d\n", ownFilters(t)+1)} {
+		for _, want := range []string{"Seccomp:\t2\n", "NoNewPrivs:\t1\n", fmt.Sprintf("Seccomp_filters:\t%d\n", seccompOwnFilters(t)+1)} {
 			if !bytes.Contains(status, []byte(want)) {
 				t.Errorf("thread %s of %d: no %q in its status", task.Name(), pid, strings.TrimSpace(want))
 			}
@@ -503,9 +509,9 @@ func checkThreadsFiltered(t *testing.T, pid int) int {
 	return n
 }
 
-// ownFilters is how many seccomp filters the test process itself runs
+// seccompOwnFilters is how many seccomp filters the test process itself runs
 // under (0 unless an outer sandbox installed some).
-func ownFilters(t *testing.T) int {
+func seccompOwnFilters(t *testing.T) int {
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		t.Fatal(err)
@@ -518,7 +524,7 @@ func ownFilters(t *testing.T) int {
 	return n
 }
 
-func workloadHelper() error {
+func seccompWorkload() error {
 	// The pipes are opened (os.NewFile: fcntl F_GETFL) after the filter;
 	// the reply pipe goes through the netpoller (epoll_ctl).
 	if err := unix.SetNonblock(4, true); err != nil {
@@ -612,7 +618,7 @@ func workloadHelper() error {
 	debug.FreeOSMemory() // the scavenger returns memory (madvise)
 
 	created := pprof.Lookup("threadcreate").Count() - created0
-	if _, err := fmt.Fprintf(out, "done threads_created=%d gc=%d\n", created, gcCount()); err != nil {
+	if _, err := fmt.Fprintf(out, "done threads_created=%d gc=%d\n", created, seccompGCCount()); err != nil {
 		return err
 	}
 	if line, err := in.ReadString('\n'); err != nil || line != "exit\n" {
@@ -621,7 +627,7 @@ func workloadHelper() error {
 	return nil
 }
 
-func gcCount() uint32 {
+func seccompGCCount() uint32 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.NumGC
@@ -644,7 +650,7 @@ func TestSeccompRealChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := helperCmd("serve", "")
+	cmd := seccompHelperCmd("serve", "")
 	cmd.Env = append(cmd.Env, ConfigEnv+"="+string(cfg))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -700,14 +706,14 @@ return {len: a.length, h: sha256("abc"), d, spun: spins > 0};
 	if strings.Join(logs, "|") != "start|got 42" {
 		t.Fatalf("logs %q", logs)
 	}
-	n := checkThreadsFiltered(t, p.PID())
+	n := checkThreadsSeccomped(t, p.PID())
 	t.Logf("child %d: %d threads, all filtered; child CPU %.1f ms, max RSS %d MiB", p.PID(), n, res.Stats.ChildCPUMS, res.Stats.ChildMaxRSSBytes>>20)
 
 	p.Kill() // graceful: go-plugin's Shutdown, then the child exits
 	if cmd.ProcessState == nil {
 		t.Fatal("the child was not reaped")
 	}
-	wantExit0(t, cmd.ProcessState.Sys().(syscall.WaitStatus), "")
+	wantSeccompExit0(t, cmd.ProcessState.Sys().(syscall.WaitStatus), "")
 }
 
 // seccompAvailable says yes on this machine (the tests above would have
@@ -741,8 +747,8 @@ func (d seccompData) bytes() []byte {
 	return b
 }
 
-// runBPF interprets the opcodes seccompFilter uses.
-func runBPF(t *testing.T, prog []unix.SockFilter, d seccompData) uint32 {
+// runSeccompBPF interprets the opcodes seccompFilter uses.
+func runSeccompBPF(t *testing.T, prog []unix.SockFilter, d seccompData) uint32 {
 	t.Helper()
 	data := d.bytes()
 	var acc uint32
@@ -791,7 +797,7 @@ func TestSeccompFilterVerdicts(t *testing.T) {
 	goClone := uint64(unix.CLONE_VM | unix.CLONE_FS | unix.CLONE_FILES | unix.CLONE_SIGHAND | unix.CLONE_SYSVSEM | unix.CLONE_THREAD | unix.CLONE_SETTLS)
 	glibcClone := goClone | unix.CLONE_PARENT_SETTID | unix.CLONE_CHILD_CLEARTID
 	// A libc mapping like this machine's, and one across a 4 GiB line.
-	libc := []codeRange{{0x7fb4e9670000, 0x7fb4e97c6000}, {0x1fffff000, 0x200001000}}
+	libc := []seccompRange{{0x7fb4e9670000, 0x7fb4e97c6000}, {0x1fffff000, 0x200001000}}
 	for goarch, arch := range seccompArches {
 		t.Run(goarch, func(t *testing.T) {
 			prog, err := seccompFilter(goarch, pid, libc)
@@ -802,7 +808,7 @@ func TestSeccompFilterVerdicts(t *testing.T) {
 			check := func(what string, d seccompData, want uint32) {
 				t.Helper()
 				d.arch = arch.audit
-				if got := runBPF(t, prog, d); got != want {
+				if got := runSeccompBPF(t, prog, d); got != want {
 					t.Errorf("%s: verdict %#x, want %#x", what, got, want)
 				}
 			}
@@ -812,7 +818,7 @@ func TestSeccompFilterVerdicts(t *testing.T) {
 				plain[n] = true
 				check(s.name, seccompData{nr: int32(n), args: [6]uint64{^uint64(0), 7, 7, 7, 7, 7}}, allow)
 				if arch.x32 {
-					check(s.name+" (x32)", seccompData{nr: int32(n | x32SyscallBit)}, kill)
+					check(s.name+" (x32)", seccompData{nr: int32(n | seccompX32Bit)}, kill)
 				}
 			}
 			special := map[uint32]bool{arch.nr["clone"]: true, arch.nr["tgkill"]: true, arch.nr["fcntl"]: true, arch.nr["clone3"]: true, arch.nr["unlinkat"]: true, arch.nr["openat"]: true}
@@ -857,7 +863,7 @@ func TestSeccompFilterVerdicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := runBPF(t, noLibc, seccompData{nr: openat, arch: arch.audit, ip: 0x7fb4e9700000}); got != kill {
+			if got := runSeccompBPF(t, noLibc, seccompData{nr: openat, arch: arch.audit, ip: 0x7fb4e9700000}); got != kill {
 				t.Errorf("openat without a libc: verdict %#x, want kill", got)
 			}
 
@@ -870,7 +876,7 @@ func TestSeccompFilterVerdicts(t *testing.T) {
 				}
 				d := seccompData{nr: int32(arch.nr["read"])}
 				d.arch = other
-				if got := runBPF(t, prog, d); got != kill {
+				if got := runSeccompBPF(t, prog, d); got != kill {
 					t.Errorf("read from arch %#x: verdict %#x, want kill", other, got)
 				}
 			}
@@ -897,7 +903,7 @@ func TestSeccompLibcCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []codeRange{{0x7fb4e9670000, 0x7fb4e97c6000}, {0x7fb4e9b00000, 0x7fb4e9b10000}}
+	want := []seccompRange{{0x7fb4e9670000, 0x7fb4e97c6000}, {0x7fb4e9b00000, 0x7fb4e9b10000}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("got %x, want %x", got, want)
 	}
@@ -985,7 +991,7 @@ func TestSeccompSyscallTables(t *testing.T) {
 // Building the program (in this process).
 func BenchmarkSeccompFilterBuild(b *testing.B) {
 	for b.Loop() {
-		if _, err := seccompFilter(runtime.GOARCH, 1, []codeRange{{0x7f0000000000, 0x7f0000100000}}); err != nil {
+		if _, err := seccompFilter(runtime.GOARCH, 1, []seccompRange{{0x7f0000000000, 0x7f0000100000}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -1004,7 +1010,7 @@ func BenchmarkSeccompInstall(b *testing.B) {
 	var prepare, install []float64
 	var threads float64
 	for b.Loop() {
-		out, err := helperCmd("bench-install", "").Output()
+		out, err := seccompHelperCmd("bench-install", "").Output()
 		if err != nil {
 			b.Fatalf("helper: %v %s", err, out)
 		}
@@ -1022,21 +1028,21 @@ func BenchmarkSeccompInstall(b *testing.B) {
 	b.ReportMetric(threads, "threads")
 }
 
-func benchInstallHelper() int {
+func seccompBenchInstall() int {
 	start := time.Now()
 	if err := prepareSeccomp(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return helperInstallFailed
+		return seccompHelperInstallFailed
 	}
 	prepared := time.Now()
 	if err := installSeccomp(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return helperInstallFailed
+		return seccompHelperInstallFailed
 	}
 	installed := time.Now()
 	threads := pprof.Lookup("threadcreate").Count()
 	fmt.Printf("%d %d %d\n", prepared.Sub(start).Nanoseconds(), installed.Sub(prepared).Nanoseconds(), threads)
-	return helperOK
+	return seccompHelperOK
 }
 
 // The cost of one system call with and without the filter: getpid is
@@ -1050,7 +1056,7 @@ func BenchmarkSeccompSyscall(b *testing.B) {
 	for _, call := range []string{"getpid", "tgkill"} {
 		for _, filter := range []string{"nofilter", "filter"} {
 			b.Run(call+"/"+filter, func(b *testing.B) {
-				out, err := helperCmd("bench-syscall", fmt.Sprintf("%s:%s:%d", call, filter, b.N)).Output()
+				out, err := seccompHelperCmd("bench-syscall", fmt.Sprintf("%s:%s:%d", call, filter, b.N)).Output()
 				if err != nil {
 					b.Fatalf("helper: %v %s", err, out)
 				}
@@ -1064,19 +1070,19 @@ func BenchmarkSeccompSyscall(b *testing.B) {
 	}
 }
 
-func benchSyscallHelper(arg string) int {
+func seccompBenchSyscall(arg string) int {
 	parts := strings.Split(arg, ":")
 	if len(parts) != 3 {
-		return helperWrong
+		return seccompHelperWrong
 	}
 	n, err := strconv.Atoi(parts[2])
 	if err != nil {
-		return helperWrong
+		return seccompHelperWrong
 	}
 	if parts[1] == "filter" {
 		if err := installSeccomp(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			return helperInstallFailed
+			return seccompHelperInstallFailed
 		}
 	}
 	runtime.LockOSThread()
@@ -1092,8 +1098,8 @@ func benchSyscallHelper(arg string) int {
 			unix.RawSyscall(unix.SYS_TGKILL, pid, tid, 0)
 		}
 	default:
-		return helperWrong
+		return seccompHelperWrong
 	}
 	fmt.Println(time.Since(start).Nanoseconds())
-	return helperOK
+	return seccompHelperOK
 }

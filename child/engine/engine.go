@@ -184,7 +184,15 @@ func (e *Engine) Execute(ctx context.Context, req contract.Request, opts RunOpti
 	}
 	vm, err := e.NewVM(ctx, limits.MemoryBytes)
 	if err != nil {
-		return contract.Fail(contract.Errorf(contract.SandboxError, "start engine: %v", err), limits)
+		switch {
+		case errors.Is(ctx.Err(), context.Canceled):
+			err = contract.Errorf(contract.AbortError, "execution cancelled by the caller while the engine started")
+		case ctx.Err() != nil:
+			err = contract.Errorf(contract.TimeoutError, "deadline passed while the engine started")
+		default:
+			err = contract.Errorf(contract.SandboxError, "start engine: %v", err)
+		}
+		return contract.Fail(err, limits)
 	}
 	defer vm.Close(context.WithoutCancel(ctx))
 	res := vm.Run(ctx, req, opts)

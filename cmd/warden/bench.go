@@ -67,6 +67,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	rate := fs.Float64("rate", 0, "start at most this many executions per second (0: as fast as possible); a low rate measures a warm pool")
 	skipInProcess := fs.Bool("no-in-process", false, "skip the in-process comparison")
 	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory")
+	noCgroups := fs.Bool("no-cgroups", false, "switch the cgroup layer off (RLIMIT_DATA fallback)")
+	noNS := fs.Bool("no-namespaces", false, "switch the child's namespaces off")
+	noSeccomp := fs.Bool("no-seccomp", false, "switch the child's seccomp filter off")
+	noRlimits := fs.Bool("no-rlimits", false, "switch the child's rlimits off")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -99,8 +103,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	rep := benchReport{Script: script, Executions: *n, Concurrency: *conc, PoolSize: *poolSize}
 
+	cg := supervisor.CgroupsAuto
+	if *noCgroups {
+		cg = supervisor.CgroupsOff
+	}
 	sup, err := supervisor.New(supervisor.Config{
 		CacheDir: *cacheDir, PoolSize: *poolSize, SpawnConcurrency: *spawnConc, QueueTimeout: time.Minute,
+		Cgroups: cg, NoNamespaces: *noNS, NoSeccomp: *noSeccomp, NoRlimits: *noRlimits,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {
