@@ -89,6 +89,11 @@ func Main() int {
 	if err == nil {
 		err = hardenAfterStartup(cfg.Harden)
 	}
+	if err == nil && cfg.Harden.Seccomp {
+		// Everything the filter needs that would open files (the maps of
+		// libc, the time zone) happens now, off the execution's path.
+		err = prepareSeccomp()
+	}
 	if err != nil {
 		logger.Error("child start-up failed", "error", err.Error())
 		return 3

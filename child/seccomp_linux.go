@@ -419,6 +419,14 @@ var seccompPrepared struct {
 	err  error
 }
 
+// seccompInstalled is set once the filter is on. The seccomp system
+// call is not on the allow-list, so a second install would kill the
+// process; it returns nil instead.
+var seccompInstalled struct {
+	sync.Mutex
+	done bool
+}
+
 // prepareSeccomp builds the filter (it reads /proc/self/maps) and runs
 // the lazy initialisations that would open files later. It takes most of
 // installSeccomp's time, so a caller may run it at start-up, off the
@@ -444,8 +452,13 @@ func prepareSeccomp() error {
 // the attribute is per thread, and TSYNC requires it on the caller (it
 // then copies it to every thread together with the filter).
 //
-// On an error nothing has been installed.
+// On an error nothing has been installed. A second call does nothing.
 func installSeccomp() error {
+	seccompInstalled.Lock()
+	defer seccompInstalled.Unlock()
+	if seccompInstalled.done {
+		return nil
+	}
 	if err := prepareSeccomp(); err != nil {
 		return err
 	}
@@ -467,6 +480,7 @@ func installSeccomp() error {
 		// synchronised (it has a filter of its own). Nothing is installed.
 		return fmt.Errorf("child: seccomp: thread %d could not be synchronised (TSYNC)", r1)
 	}
+	seccompInstalled.done = true
 	return nil
 }
 

@@ -110,6 +110,12 @@ func seccompHelper(action, arg string) int {
 			return seccompHelperWrong
 		}
 		return seccompHelperOK
+	case "install-twice":
+		if err := installSeccomp(); err != nil {
+			fmt.Fprintln(os.Stderr, "second install:", err)
+			return seccompHelperWrong
+		}
+		return seccompHelperOK
 	case "tgkill-self":
 		if err := unix.Tgkill(os.Getpid(), unix.Gettid(), 0); err != nil {
 			fmt.Fprintln(os.Stderr, "tgkill:", err)
@@ -420,10 +426,10 @@ func wantNoSeccompConnection(t *testing.T, ln net.Listener) {
 }
 
 // The allowed special cases: clone3 is ENOSYS, tgkill to our own thread
-// works.
+// works, a second installSeccomp is a no-op.
 func TestSeccompErrnoAndSelf(t *testing.T) {
 	requireSeccomp(t)
-	for _, action := range []string{"clone3", "tgkill-self"} {
+	for _, action := range []string{"clone3", "tgkill-self", "install-twice"} {
 		t.Run(action, func(t *testing.T) {
 			t.Parallel()
 			ws, out := runSeccompHelper(t, action, "")
