@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,4 +151,96 @@ func TestLayerSeccomp(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "f")); err == nil {
 		t.Fatal("file created despite seccomp")
 	}
+}
+
+// Layer 5, user: as root, children can run as an unprivileged user.
+func TestLayerUnprivilegedUser(t *testing.T) {
+	requireRoot(t)
+	// The test binary lives in a 0700 build directory: give the child a
+	// copy it can execute.
+	dir, err := os.MkdirTemp("", "warden-uid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "child")
+	src, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "cache")
+	// getuid is not on the seccomp allow-list: ask with the filter off.
+	probe := newSupervisor(t, func(c *supervisor.Config) {
+		c.Binary, c.ChildUID, c.ChildGID, c.CacheDir, c.NoSeccomp = bin, 65534, 65534, cache, true
+	})
+	res := fault(t, probe, "uid", "")
+	if !res.OK || string(res.Value) != `"65534"` {
+		t.Fatalf("want the child to run as uid 65534, got %+v %s", res.Error, res.Value)
+	}
+	s := newSupervisor(t, func(c *supervisor.Config) {
+		c.Binary, c.ChildUID, c.ChildGID, c.CacheDir = bin, 65534, 65534, cache
+	})
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatalf("an unprivileged child should still run scripts: %v", err)
+	}
+}
+
+// Layer 6 leaves nothing behind: 200 executions, then Close, and no
+// cgroup directory of this supervisor remains.
+func TestCgroupsCleanedUp(t *testing.T) {
+	requireCgroups(t)
+	s, err := supervisor.New(supervisor.Config{CacheDir: cacheDir, PoolSize: 2, Cgroups: supervisor.CgroupsRequired})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	for i := 0; i < n; i++ {
+		if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs := ownWardenCgroups(t)
+	if len(dirs) == 0 {
+		t.Fatal("expected this supervisor's cgroup while it runs")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err == nil {
+			t.Fatalf("cgroup %s left behind", d)
+		}
+	}
+}
+
+// ownWardenCgroups lists this process's warden-<pid> groups.
+func ownWardenCgroups(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		root := "/sys/fs/cgroup/" + f[1]
+		if f[1] == "" {
+			root = "/sys/fs/cgroup/unified"
+		}
+		matches, _ := filepath.Glob(filepath.Join(root, f[2], "warden-"+strconv.Itoa(os.Getpid())+"*"))
+		out = append(out, matches...)
+	}
+	return out
 }
