@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -371,9 +372,47 @@ func TestSupervisorKilled(t *testing.T) {
 	if len(pids) < 3 {
 		t.Fatalf("helper reported children %v", pids)
 	}
+	stale := wardenCgroups(cmd.Process.Pid)
 	cmd.Process.Kill()
 	cmd.Wait()
 	for _, pid := range pids {
 		waitGone(t, pid, 2*time.Second)
 	}
+	// Its cgroups outlive it; the next supervisor's start removes them.
+	if len(stale) == 0 {
+		t.Logf("no cgroup layer here (the helper made no cgroups): skipping the stale-cgroup check")
+		return
+	}
+	for _, d := range stale {
+		if _, err := os.Stat(d); err != nil {
+			t.Fatalf("expected the dead supervisor's cgroup %s to remain until the next start: %v", d, err)
+		}
+	}
+	newSup(t, nil)
+	for _, d := range stale {
+		if _, err := os.Stat(d); err == nil {
+			t.Fatalf("stale cgroup %s not removed by the next supervisor", d)
+		}
+	}
 }
+
+// wardenCgroups lists the warden-<pid> cgroup directories of supervisor
+// pid, in every hierarchy this process is in.
+func wardenCgroups(pid int) []string {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 || f[1] == "" || strings.HasPrefix(f[1], "name=") {
+			continue
+		}
+		m, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup", f[1], f[2], "warden-"+strconv.Itoa(pid)))
+		out = append(out, m...)
+	}
+	return out
+}
+
+func waitABit() { time.Sleep(5 * time.Millisecond) }
