@@ -32,8 +32,17 @@ wasm:
 	mkdir -p $(dir $(WASM)); cp "$$tmp/package/quickjs.wasm" $(WASM); \
 	echo "$(WASM) ok (sha256 $$got)"
 
+# Regenerate ipc/pb (committed; only needed after changing warden.proto).
+# protoc comes from Debian's protobuf-compiler; the plugins are built at
+# pinned versions into a scratch GOBIN.
+PROTOC_GEN_GO_VERSION      := v1.36.12
+PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
 proto:
-	./ipc/generate.sh
+	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install -y protobuf-compiler" >&2; exit 1; }
+	@set -e; gobin=$$(mktemp -d); trap 'rm -rf "$$gobin"' EXIT; \
+	GOBIN=$$gobin $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION); \
+	GOBIN=$$gobin $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION); \
+	PATH=$$gobin:$$PATH sh ipc/generate.sh
 
 bench: $(WASM)
 	$(GO) test -run '^$$' -bench . -benchtime 20x -count 5 ./child/engine/

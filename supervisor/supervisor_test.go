@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -416,3 +417,46 @@ func wardenCgroups(pid int) []string {
 }
 
 func waitABit() { time.Sleep(5 * time.Millisecond) }
+
+// syncBuffer is a bytes.Buffer safe for the logger's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestGuestCannotForgeLogs: go-plugin parses a child's stderr as log
+// records; guest output never reaches it, so a script cannot forge a
+// supervisor log line.
+func TestGuestCannotForgeLogs(t *testing.T) {
+	var logs syncBuffer
+	s := newSup(t, func(c *Config) {
+		c.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	forged := `{"@level":"error","@message":"FORGED-RECORD","@module":"supervisor"}`
+	res, err := s.Execute(context.Background(), contract.Request{
+		Code:  "console.error(input); console.log('\\n' + input + '\\n'); return input",
+		Input: json.RawMessage(strconv.Quote(forged)),
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Logs) != 2 {
+		t.Fatalf("the guest's logs belong in the envelope: %+v", res.Logs)
+	}
+	time.Sleep(100 * time.Millisecond) // let go-plugin's stderr reader drain
+	if strings.Contains(logs.String(), "FORGED-RECORD") {
+		t.Fatalf("guest output reached the supervisor's logs:\n%s", logs.String())
+	}
+}

@@ -1,0 +1,81 @@
+package contract
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestResolve(t *testing.T) {
+	caps := Limits{Timeout: 10 * time.Second, MemoryBytes: 64 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 1 << 20}
+	tests := []struct {
+		name    string
+		req     Limits
+		want    Limits
+		clamped []string
+		err     bool
+	}{
+		{"zero takes defaults", Limits{}, DefaultLimits, nil, false},
+		{"lower is kept", Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20}, Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10}, nil, false},
+		{"over the cap is clamped", Limits{Timeout: time.Hour, OutputBytes: 1 << 30}, Limits{Timeout: 10 * time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 256 << 10}, []string{"timeout_ms", "output_bytes"}, false},
+		{"negative", Limits{CodeBytes: -1}, Limits{}, nil, true},
+		{"memory below the minimum", Limits{MemoryBytes: 1000}, Limits{}, nil, true},
+		{"sub-millisecond timeout", Limits{Timeout: time.Microsecond}, Limits{}, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, clamped, err := Resolve(tt.req, DefaultLimits, caps)
+			if (err != nil) != tt.err {
+				t.Fatalf("err %v, want error %v", err, tt.err)
+			}
+			if err != nil {
+				if !errors.Is(err, ErrContract) {
+					t.Fatalf("want a ContractError, got %v", err)
+				}
+				return
+			}
+			if got != tt.want || !slices.Equal(clamped, tt.clamped) {
+				t.Fatalf("got %+v %v, want %+v %v", got, clamped, tt.want, tt.clamped)
+			}
+		})
+	}
+}
+
+func TestLimitsJSON(t *testing.T) {
+	b, err := json.Marshal(DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"timeout_ms":1000,"memory_bytes":16777216,"stack_bytes":524288,"output_bytes":1048576,"code_bytes":262144}` {
+		t.Fatalf("unexpected JSON %s", b)
+	}
+	var back Limits
+	if err := json.Unmarshal(b, &back); err != nil || back != DefaultLimits {
+		t.Fatalf("round trip: %+v %v", back, err)
+	}
+	// A misspelt limit is a ContractError, not silently ignored.
+	err = json.Unmarshal([]byte(`{"timeout":5}`), &back)
+	if !errors.Is(err, ErrContract) {
+		t.Fatalf("want ContractError for an unknown limit, got %v", err)
+	}
+}
+
+func TestErrorIs(t *testing.T) {
+	e := ResourceErrorf(KindOOMKill, "killed")
+	if !errors.Is(e, ErrResource) || errors.Is(e, ErrTimeout) {
+		t.Fatal("Is must match on type")
+	}
+	if !errors.Is(e, &Error{Type: ResourceError, Kind: KindOOMKill}) || errors.Is(e, &Error{Type: ResourceError, Kind: KindMemory}) {
+		t.Fatal("Is must match on kind when the target sets one")
+	}
+	if AsError(errors.New("x")).Type != SandboxError {
+		t.Fatal("a plain error is a SandboxError")
+	}
+	var r Result
+	r.Error = e
+	if r.Err() == nil {
+		t.Fatal("a failed envelope has an error")
+	}
+}
