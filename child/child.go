@@ -125,9 +125,11 @@ func prepare(ctx context.Context, cfg Config) (*runner, error) {
 		// The supervisor's SIGKILL bounds slow builtins; the optimizing
 		// path stays free of per-loop context checks.
 		CloseOnContextDone: false,
-		Defaults:           cfg.Defaults,
-		Caps:               cfg.Caps,
-		Logger:             slog.New(slog.DiscardHandler),
+		// One instance in this process's life: reserve its memory.
+		ReserveLinearMemory: true,
+		Defaults:            cfg.Defaults,
+		Caps:                cfg.Caps,
+		Logger:              slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("child: engine: %w", err)

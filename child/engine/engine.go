@@ -38,6 +38,13 @@ type Config struct {
 	// execution's context ends, even inside a slow C builtin. Turn it on
 	// when nothing above the engine can kill it.
 	CloseOnContextDone bool
+	// ReserveLinearMemory allocates each instance's capped linear memory
+	// up front, so that growing it never copies (QUICKJS-WASM.md fact 9):
+	// a child holding 12 MiB of guest data peaks at 22 MiB instead of 62.
+	// Right for a process that runs one instance (a child); in a process
+	// that creates many, the up-front allocation costs 3-8x at
+	// instantiation (BENCHMARKS.md), so it is off by default.
+	ReserveLinearMemory bool
 	// Interpreter selects wazero's interpreter instead of the optimizing
 	// compiler. Only for tests and platforms without the compiler.
 	Interpreter bool
@@ -139,9 +146,7 @@ func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRunt
 	}
 	rc = rc.WithCompilationCache(e.cache).
 		WithMemoryLimitPages(key.maxPages).
-		// Reserve the capped linear memory up front: growing it then never
-		// copies (QUICKJS-WASM.md fact 9), and untouched pages cost nothing.
-		WithMemoryCapacityFromMax(true).
+		WithMemoryCapacityFromMax(e.cfg.ReserveLinearMemory).
 		WithCloseOnContextDone(e.cfg.CloseOnContextDone)
 	r := wazero.NewRuntimeWithConfig(ctx, rc)
 	if err := instantiateHostModules(ctx, r); err != nil {
