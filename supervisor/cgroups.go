@@ -81,11 +81,14 @@ func (s *Supervisor) closeCgroups() error {
 type Layers struct {
 	CgroupMode string // "v1", "v2" or "" when missing
 	CgroupNote string // why it is missing
+	// ChildUID is the user children run as (-1: the supervisor's own).
+	ChildUID int
+	UserNote string // why children run as root, when they do
 }
 
 // Layers reports the supervisor's process-level layers.
 func (s *Supervisor) Layers() Layers {
-	l := Layers{CgroupNote: s.cgroupNote}
+	l := Layers{CgroupNote: s.cgroupNote, ChildUID: s.cfg.ChildUID, UserNote: s.userNote}
 	if s.cgroups != nil {
 		l.CgroupMode = s.cgroups.Mode()
 	}

@@ -113,10 +113,10 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 		// loopback), and its own IPC, hostname and mount table.
 		cmd.SysProcAttr.Cloneflags = namespaceFlags()
 	}
-	if s.cfg.ChildUID != 0 && os.Geteuid() == 0 {
+	if s.cfg.ChildUID > 0 && os.Geteuid() == 0 {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(s.cfg.ChildUID), Gid: uint32(s.cfg.ChildGID), NoSetGroups: false}
 	}
-	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"), StartTimeout: s.cfg.StartTimeout, SocketOwner: s.cfg.ChildUID}
+	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"), StartTimeout: s.cfg.StartTimeout, SocketOwner: max(s.cfg.ChildUID, 0)}
 	if group != nil {
 		if fd, ok := group.CgroupFD(); ok {
 			// cgroup v2: the child starts inside its cgroup (CLONE_INTO_CGROUP).

@@ -84,9 +84,12 @@ type Config struct {
 	// the child's hardening (all on by default, where the kernel allows):
 	// for measurements and for tests that attack one layer at a time.
 	NoNamespaces, NoSeccomp, NoRlimits bool
-	// ChildUID and ChildGID, when non-zero and the supervisor is root, run
-	// children as that unprivileged user. The cache directory is handed
-	// to that user, and Binary must be executable by it.
+	// ChildUID and ChildGID choose the user children run as when the
+	// supervisor is root. Zero means automatic: nobody (65534:65534) when
+	// Binary is executable by it, else root with a warning (warden doctor
+	// reports it). -1 keeps the supervisor's own user. A child user gets
+	// the compilation cache handed to it; a CacheDir it cannot reach is
+	// replaced by /var/cache/warden/wazero-UID.
 	ChildUID, ChildGID int
 	// Logger receives the supervisor's logs and the children's own log
 	// records. Default: discard.
@@ -117,6 +120,7 @@ type Supervisor struct {
 	reaping    sync.WaitGroup
 	cgroups    cgroupManager // nil: no cgroup layer
 	cgroupNote string        // why the cgroup layer is missing
+	userNote   string        // why children run as root
 	spawnSeq   atomic.Uint64
 }
 
@@ -143,10 +147,24 @@ func New(cfg Config) (*Supervisor, error) {
 		}
 		cfg.CacheDir = filepath.Join(dir, "warden", "wazero")
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	var userNote string
+	cfg.ChildUID, cfg.ChildGID, userNote = chooseChildUser(cfg.Binary, cfg.ChildUID, cfg.ChildGID)
+	if userNote != "" {
+		cfg.Logger.Warn("children run as root", "reason", userNote)
+	}
+	if cfg.ChildUID > 0 && !reachableBy(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID, true) {
+		cfg.CacheDir = filepath.Join("/var/cache/warden", fmt.Sprintf("wazero-%d", cfg.ChildUID))
+	}
 	if err := os.MkdirAll(cfg.CacheDir, 0o700); err != nil {
 		return nil, fmt.Errorf("supervisor: cache dir: %w", err)
 	}
-	if cfg.ChildUID != 0 {
+	if cfg.ChildUID > 0 {
+		if err := os.Chmod(filepath.Dir(cfg.CacheDir), 0o755); err != nil && !os.IsPermission(err) {
+			return nil, fmt.Errorf("supervisor: cache dir: %w", err)
+		}
 		if err := chownTree(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID); err != nil {
 			return nil, fmt.Errorf("supervisor: hand the cache dir to uid %d: %w", cfg.ChildUID, err)
 		}
@@ -169,16 +187,13 @@ func New(cfg Config) (*Supervisor, error) {
 	if _, _, err := contract.Resolve(contract.Limits{}, cfg.Defaults, cfg.Caps); err != nil {
 		return nil, fmt.Errorf("supervisor: default limits: %w", err)
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
 	if cfg.MemoryOverheadBytes == 0 {
 		cfg.MemoryOverheadBytes = DefaultMemoryOverhead
 	}
 	if cfg.PidsMax == 0 {
 		cfg.PidsMax = 64
 	}
-	s := &Supervisor{cfg: cfg, log: cfg.Logger}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote}
 	if err := s.startCgroups(); err != nil {
 		return nil, err
 	}

@@ -84,12 +84,7 @@ func doctorChecks() []layerCheck {
 		nnp.Active, nnp.Detail = false, err.Error()
 	}
 	checks = append(checks, nnp)
-	uid := layerCheck{Layer: "5 unprivileged child user", Active: os.Geteuid() != 0,
-		Detail: fmt.Sprintf("supervisor runs as uid %d", os.Geteuid())}
-	if os.Geteuid() == 0 {
-		uid.Detail += "; children keep it unless supervisor.Config.ChildUID is set"
-	}
-	checks = append(checks, uid)
+	checks = append(checks, userCheck())
 	checks = append(checks, layerCheck{"7 kill at deadline + grace", true, "SIGKILL of the child's process group; Pdeathsig ties children to the supervisor"})
 	return checks
 }
@@ -158,4 +153,27 @@ func probe(flags uintptr, noNewPrivs bool) (string, error) {
 	}
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+func userCheck() layerCheck {
+	c := layerCheck{Layer: "5 unprivileged child user"}
+	if os.Geteuid() != 0 {
+		c.Active, c.Detail = true, fmt.Sprintf("the supervisor and its children run as uid %d", os.Geteuid())
+		return c
+	}
+	sup, err := supervisor.New(supervisor.Config{CacheDir: defaultCacheDir(), PoolSize: 1, Cgroups: supervisor.CgroupsOff})
+	if err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	defer sup.Close(ctx)
+	l := sup.Layers()
+	if l.ChildUID > 0 {
+		c.Active, c.Detail = true, fmt.Sprintf("supervisor is root; children run as uid %d", l.ChildUID)
+		return c
+	}
+	c.Detail = "supervisor is root and children too: " + l.UserNote
+	return c
 }

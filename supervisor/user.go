@@ -1,0 +1,79 @@
+package supervisor
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// The unprivileged user children run as by default when the supervisor is
+// root.
+const nobody = 65534
+
+// chooseChildUser resolves Config.ChildUID/ChildGID. It returns -1 for
+// "the supervisor's own user", and a note when children will run as root
+// although the supervisor could have dropped them.
+func chooseChildUser(binary string, uid, gid int) (int, int, string) {
+	switch {
+	case uid < 0:
+		return -1, -1, ""
+	case uid > 0:
+		if gid <= 0 {
+			gid = uid
+		}
+		return uid, gid, ""
+	case os.Geteuid() != 0:
+		return -1, -1, "" // not root: children already are unprivileged
+	}
+	if !reachableBy(binary, nobody, nobody, false) {
+		return -1, -1, fmt.Sprintf("%s is not executable by uid %d (a directory on its path or the file lacks the permission); install it where others can execute it, or set ChildUID", binary, nobody)
+	}
+	return nobody, nobody, ""
+}
+
+// reachableBy reports whether uid:gid can traverse every directory down to
+// path and execute it (a file) or use it (a directory, when dir is set:
+// missing directories count as reachable if their parent is).
+func reachableBy(path string, uid, gid int, dir bool) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	allowed := func(p string, bit uint32) (exists, ok bool) {
+		var st syscall.Stat_t
+		if err := syscall.Stat(p, &st); err != nil {
+			return false, false
+		}
+		switch {
+		case int(st.Uid) == uid:
+			return true, st.Mode&(bit<<6) != 0
+		case int(st.Gid) == gid:
+			return true, st.Mode&(bit<<3) != 0
+		default:
+			return true, st.Mode&bit != 0
+		}
+	}
+	parts := []string{abs}
+	for p := filepath.Dir(abs); ; p = filepath.Dir(p) {
+		parts = append(parts, p)
+		if p == "/" {
+			break
+		}
+	}
+	// From the root down: each directory needs execute (search).
+	for i := len(parts) - 1; i >= 1; i-- {
+		exists, ok := allowed(parts[i], 1)
+		if !exists {
+			return dir // the rest will be created, by root, for uid
+		}
+		if !ok {
+			return false
+		}
+	}
+	exists, ok := allowed(abs, 1)
+	if !exists {
+		return dir
+	}
+	return ok
+}
