@@ -244,9 +244,15 @@ func (p *Pool[K, C]) Done(c C) {
 	c.Discard()
 }
 
+// discardLocked discards c in the background (a process takes ms to
+// die); Close waits for it.
 func (p *Pool[K, C]) discardLocked(c C) {
 	p.discarded++
-	go c.Discard()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		c.Discard()
+	}()
 }
 
 // refillLocked starts spawns until idle + spawning covers the target and
@@ -280,6 +286,10 @@ func (p *Pool[K, C]) spawn(pr *profile[K, C]) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	pr.spawning--
+	if err == nil && p.closed {
+		p.discardLocked(c)
+		return
+	}
 	if err != nil {
 		p.failed++
 		pr.failures++
@@ -292,10 +302,6 @@ func (p *Pool[K, C]) spawn(pr *profile[K, C]) {
 		if !p.closed {
 			p.log.Warn("child spawn failed; retrying with backoff", "error", err, "failures", pr.failures, "retry_in", delay)
 		}
-		return
-	}
-	if p.closed {
-		go c.Discard()
 		return
 	}
 	p.spawned++
