@@ -262,27 +262,48 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 	}
 
 	queued := time.Now()
+	for attempt := 1; ; attempt++ {
+		res, retry := s.runOnce(ctx, req, handler, onEvent, queued, fail)
+		// A child that died while idle (killed from outside, say) can be
+		// handed out before the pool notices. If it never started the
+		// execution, nothing of it ran: take another child.
+		if !retry || attempt == maxAttempts || ctx.Err() != nil {
+			res.Clamped = clamped
+			return res
+		}
+		s.log.Warn("child died before starting the execution; retrying on another", "attempt", attempt, "error", res.Error)
+	}
+}
+
+// maxAttempts bounds the children one execution may try when they die
+// before starting it.
+const maxAttempts = 3
+
+// runOnce takes one child and runs req on it. retry is true when the
+// child failed before it started the execution.
+func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event), queued time.Time, fail func(error) contract.Result) (res contract.Result, retry bool) {
+	limits := req.Limits
 	p, err := s.pool.Get(ctx, limitsKey(limits))
 	wait := time.Since(queued)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		if errors.Is(err, context.Canceled) {
-			return fail(contract.Errorf(contract.AbortError, "cancelled while waiting for a child"))
+			return fail(contract.Errorf(contract.AbortError, "cancelled while waiting for a child")), false
 		}
-		return fail(contract.Errorf(contract.TimeoutError, "deadline passed while waiting for a child"))
+		return fail(contract.Errorf(contract.TimeoutError, "deadline passed while waiting for a child")), false
 	case errors.Is(err, pool.ErrExhausted):
 		st := s.pool.Stats()
 		msg := fmt.Sprintf("no child became free within %v (%d busy, %d starting)", wait.Round(time.Millisecond), st.Busy, st.Spawning)
 		if st.LastSpawnError != "" {
 			msg += "; last spawn error: " + st.LastSpawnError
 		}
-		return fail(contract.Errorf(contract.CapacityError, "%s", msg))
+		return fail(contract.Errorf(contract.CapacityError, "%s", msg)), false
 	default:
-		return fail(contract.Errorf(contract.CapacityError, "%v", err))
+		return fail(contract.Errorf(contract.CapacityError, "%v", err)), false
 	}
 	oom0 := p.oomKills()
-	res, reported := s.execOn(ctx, p, req, handler, onEvent)
+	res, reported, started := s.execOn(ctx, p, req, handler, onEvent)
 	if p.group != nil {
 		if u, err := p.group.Usage(); err == nil {
 			res.Stats.CgroupPeakBytes = int64(u.PeakBytes)
@@ -293,7 +314,6 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 				"the child was OOM-killed by its cgroup (memory cap %d bytes)", p.cgroupCap)
 		}
 	}
-	res.Clamped = clamped
 	res.Limits = limits
 	res.Stats.QueueWaitMS = ms(wait)
 	res.Stats.ChildPID = p.proc.PID()
@@ -307,7 +327,7 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 			defer s.reaping.Done()
 			s.pool.Done(p)
 		}()
-		return res
+		return res, false
 	}
 	// The child could not report: reap it now and take the kernel's figures.
 	s.pool.Done(p)
@@ -318,14 +338,15 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 	if sig, ok := p.exitSignal(); ok && sig == syscall.SIGSYS && res.Error != nil && res.Error.Type == contract.SandboxError {
 		res.Error.Message = "the child was killed by its seccomp filter: it made a forbidden system call (" + res.Error.Message + ")"
 	}
-	return res
+	return res, !started && res.Error != nil && res.Error.Type == contract.SandboxError
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // execOn runs req on child p with the three timeout layers. reported is
-// true when the envelope came from the child itself.
-func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) (res contract.Result, reported bool) {
+// true when the envelope came from the child itself, started when the
+// child said it began the execution.
+func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) (res contract.Result, reported, started bool) {
 	deadline := time.Now().Add(req.Limits.Timeout)
 	hard := deadline.Add(s.cfg.KillGrace)
 	streamCtx, cancel := context.WithDeadline(ctx, hard)
@@ -369,30 +390,33 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 		}
 	}
 	forward := func(ev contract.Event) {
+		if ev.Type == contract.EventStarted {
+			started = true
+		}
 		if onEvent != nil && ev.Type != contract.EventDataRequest {
 			onEvent(ev)
 		}
 	}
 	res, err := p.proc.Client().Execute(streamCtx, req, forward, wrapped)
 	if err == nil {
-		return res, true
+		return res, true, true
 	}
 	// Classify from what the supervisor knows.
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		p.killGroup()
-		return contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits), false
+		return contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits), false, started
 	case killed.Load() || errors.Is(streamCtx.Err(), context.DeadlineExceeded):
 		p.killGroup()
 		return contract.Fail(contract.Errorf(contract.TimeoutError,
-			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits), false
+			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits), false, started
 	default:
 		p.killGroup()
 		e := contract.AsError(err)
 		if e.Type != contract.SandboxError {
 			e = &contract.Error{Type: contract.SandboxError, Message: err.Error()}
 		}
-		return contract.Fail(e, req.Limits), false
+		return contract.Fail(e, req.Limits), false, started
 	}
 }
 

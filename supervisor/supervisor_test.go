@@ -460,3 +460,19 @@ func TestGuestCannotForgeLogs(t *testing.T) {
 		t.Fatalf("guest output reached the supervisor's logs:\n%s", logs.String())
 	}
 }
+
+// TestIdleChildKilledIsSkipped: a child killed while idle, and handed out
+// before the pool notices, costs a retry, not a failed execution.
+func TestIdleChildKilledIsSkipped(t *testing.T) {
+	s := newSup(t, func(c *Config) { c.PoolSize = 3 })
+	for s.Stats().Pool.Idle < 3 {
+		waitABit()
+	}
+	for _, pid := range childPIDs(t) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	res, err := s.Execute(context.Background(), contract.Request{Code: "return 7"}, nil)
+	if err != nil || string(res.Value) != "7" {
+		t.Fatalf("want the execution to succeed on a live child, got %v %s", err, res.Value)
+	}
+}

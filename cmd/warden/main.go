@@ -1,6 +1,9 @@
 // Command warden runs untrusted JavaScript in the Warden sandbox.
 //
-//	warden run [flags] FILE.js|-   run one script, print one JSON envelope
+//	warden run [flags] FILE.js|-   run one script in a child process, print one JSON envelope
+//	warden bench [flags] [FILE.js] measure the supervisor against the in-process engine
+//	warden doctor [--json]         list each layer of defence as active or missing
+//	warden child                   the child process the supervisor re-executes (not for hands)
 //
 // Exit status: 0 the script succeeded, 1 it failed with a typed error (the
 // envelope says which), 2 a usage or set-up error.
