@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrorType is the class of a failed execution. Callers branch on it.
@@ -161,6 +162,9 @@ type Stats struct {
 	ChildMaxRSSBytes int64   `json:"child_max_rss_bytes,omitempty"`
 	CgroupPeakBytes  int64   `json:"cgroup_peak_bytes,omitempty"`
 }
+
+// Millis expresses d in the milliseconds Stats uses, to the microsecond.
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Result is the envelope: ok with a value, or an error; always logs,
 // stats and the limits that were in force.

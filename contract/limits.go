@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 )
@@ -70,7 +71,7 @@ func (l Limits) MarshalJSON() ([]byte, error) {
 // fields, so a misspelt limit is a ContractError rather than ignored.
 func (l *Limits) UnmarshalJSON(b []byte) error {
 	var j limitsJSON
-	dec := json.NewDecoder(bytesReader(b))
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
 		return Errorf(ContractError, "limits: %v", err)

@@ -19,14 +19,12 @@ import (
 
 // process is one child: a started, ready process with one prepared VM.
 type process struct {
-	proc   *ipc.Process
-	cmd    *exec.Cmd
-	memory int64
-	ready  time.Time // when the handshake completed
-	spawn  time.Duration
+	proc *ipc.Process
+	cmd  *exec.Cmd
 	// group is the child's cgroup (nil without the cgroup layer).
-	group     cgroupGroup
-	cgroupCap int64
+	group      cgroupGroup
+	cgroupCap  int64
+	oomAtReady uint64
 
 	once sync.Once
 }
@@ -127,7 +125,6 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 			pc.Started = group.AddProc
 		}
 	}
-	start := time.Now()
 	proc, err := ipc.Start(ctx, pc)
 	if err != nil {
 		if group != nil {
@@ -135,12 +132,15 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 		}
 		return nil, fmt.Errorf("supervisor: start child %s: %w", s.cfg.Binary, err)
 	}
-	p := &process{proc: proc, cmd: cmd, memory: memory, ready: time.Now(), spawn: time.Since(start), group: group, cgroupCap: capBytes}
+	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes}
 	// Establish the gRPC connection now, not on the execution's path.
 	if err := proc.Client().Ping(ctx); err != nil {
 		p.Discard()
 		return nil, fmt.Errorf("supervisor: child %d did not answer its first ping: %w", proc.PID(), err)
 	}
+	// Nothing runs in the child between now and its execution, so this is
+	// the baseline an OOM kill is measured against.
+	p.oomAtReady = p.oomKills()
 	return p, nil
 }
 

@@ -141,11 +141,7 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	cfg.ChildArgs = append([]string(nil), cfg.ChildArgs...)
 	if cfg.CacheDir == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
-		}
-		cfg.CacheDir = filepath.Join(dir, "warden", "wazero")
+		cfg.CacheDir = DefaultCacheDir()
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -237,6 +233,17 @@ func (s *Supervisor) Stream(ctx context.Context, req contract.Request, handler c
 	return res, res.Err()
 }
 
+// DefaultCacheDir is where the compilation cache goes when Config.CacheDir
+// is empty: $XDG_CACHE_HOME/warden/wazero (or the OS equivalent), else
+// under the temporary directory.
+func DefaultCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "warden", "wazero")
+}
+
 func newID() string {
 	var b [8]byte
 	rand.Read(b[:])
@@ -302,20 +309,19 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	default:
 		return fail(contract.Errorf(contract.CapacityError, "%v", err)), false
 	}
-	oom0 := p.oomKills()
 	res, reported, started := s.execOn(ctx, p, req, handler, onEvent)
 	if p.group != nil {
 		if u, err := p.group.Usage(); err == nil {
 			res.Stats.CgroupPeakBytes = int64(u.PeakBytes)
 		}
-		if !reported && p.oomKills() > oom0 {
+		if !reported && p.oomKills() > p.oomAtReady {
 			res.OK, res.Value = false, nil
 			res.Error = contract.ResourceErrorf(contract.KindOOMKill,
 				"the child was OOM-killed by its cgroup (memory cap %d bytes)", p.cgroupCap)
 		}
 	}
 	res.Limits = limits
-	res.Stats.QueueWaitMS = ms(wait)
+	res.Stats.QueueWaitMS = contract.Millis(wait)
 	res.Stats.ChildPID = p.proc.PID()
 	p.killGroup()
 	if reported {
@@ -332,7 +338,7 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	// The child could not report: reap it now and take the kernel's figures.
 	s.pool.Done(p)
 	if cpu, rss, ok := p.rusage(); ok {
-		res.Stats.ChildCPUMS = ms(cpu)
+		res.Stats.ChildCPUMS = contract.Millis(cpu)
 		res.Stats.ChildMaxRSSBytes = rss
 	}
 	if sig, ok := p.exitSignal(); ok && sig == syscall.SIGSYS && res.Error != nil && res.Error.Type == contract.SandboxError {
@@ -340,8 +346,6 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	}
 	return res, !started && res.Error != nil && res.Error.Type == contract.SandboxError
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // execOn runs req on child p with the three timeout layers. reported is
 // true when the envelope came from the child itself, started when the

@@ -91,8 +91,8 @@ func hostInterrupt(ctx context.Context, mod api.Module, stack []uint64) {
 // registered; Warden registers none, but free the values if it ever is.
 func hostPromiseRejection(ctx context.Context, mod api.Module, stack []uint64) {
 	if vm := vmFrom(ctx); vm != nil {
-		vm.freeValue(ctx, uint32(stack[0]))
-		vm.freeValue(ctx, uint32(stack[1]))
+		vm.freeValue(uint32(stack[0]))
+		vm.freeValue(uint32(stack[1]))
 	}
 }
 

@@ -63,8 +63,8 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 		res.Logs = []contract.LogEntry{}
 	}
 	res.Stats = contract.Stats{
-		WallMS:          ms(time.Since(start)),
-		CPUMS:           ms(threadCPU() - cpu0),
+		WallMS:          contract.Millis(time.Since(start)),
+		CPUMS:           contract.Millis(threadCPU() - cpu0),
 		PeakMemoryBytes: int64(vm.mod.Memory().Size()),
 		PeakStackBytes:  vm.peakStack(),
 		DataRequests:    vm.requests,
@@ -88,8 +88,6 @@ func breakoutError() *contract.Error {
 	return &contract.Error{Type: contract.UserCodeError, Name: "SyntaxError",
 		Message: "code must be the body of a function: it closes the function early (unbalanced braces)"}
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // validate checks what can be checked before anything runs.
 func validate(req contract.Request, limits contract.Limits) *contract.Error {
@@ -136,24 +134,24 @@ func (vm *VM) execute(code, input string) (string, *contract.Error) {
 		}
 		return "", e
 	}
-	defer vm.freeValue(vm.callCtx, fnBox)
+	defer vm.freeValue(fnBox)
 	srcBox, err := vm.newString(source[1 : len(source)-1])
 	if err != nil {
 		return "", vm.classify(err)
 	}
-	defer vm.freeValue(vm.callCtx, srcBox)
+	defer vm.freeValue(srcBox)
 	inBox, err := vm.newString(input)
 	if err != nil {
 		return "", vm.classify(err)
 	}
-	defer vm.freeValue(vm.callCtx, inBox)
+	defer vm.freeValue(inBox)
 
 	vm.ph = phaseRun
 	promise, err := vm.callFunction(vm.apiRun, fnBox, srcBox, inBox)
 	if err != nil {
 		return "", vm.classify(err)
 	}
-	defer vm.freeValue(vm.callCtx, promise)
+	defer vm.freeValue(promise)
 	if isP, err := vm.call(vm.fn.isPromise, uint64(promise)); err != nil || isP == 0 {
 		return "", vm.classify(errors.Join(err, errors.New("engine: wrapper did not return a promise")))
 	}
@@ -167,7 +165,7 @@ func (vm *VM) execute(code, input string) (string, *contract.Error) {
 			if err != nil {
 				return "", vm.classify(err)
 			}
-			defer vm.freeValue(vm.callCtx, uint32(result))
+			defer vm.freeValue(uint32(result))
 			if state == 2 {
 				return "", vm.classify(&jsException{value: uint32(result)})
 			}
@@ -209,7 +207,7 @@ func (vm *VM) finish(value uint32) (string, *contract.Error) {
 		}
 		return "", e
 	}
-	defer vm.freeValue(vm.callCtx, s)
+	defer vm.freeValue(s)
 	b, n, ok, err := vm.stringBytes(s, vm.limits.OutputBytes)
 	if err != nil {
 		return "", vm.classify(err)
@@ -256,7 +254,7 @@ func (vm *VM) classify(err error) *contract.Error {
 		}
 		return contract.Errorf(contract.SandboxError, "engine: %v", err)
 	}
-	defer vm.freeValue(vm.callCtx, exc.value)
+	defer vm.freeValue(exc.value)
 	if vm.interrupted || vm.timedOut() {
 		return vm.timeoutError()
 	}
@@ -329,11 +327,11 @@ func (vm *VM) describe(value uint32) (described, bool) {
 	if err != nil {
 		var exc *jsException
 		if errors.As(err, &exc) {
-			vm.freeValue(vm.callCtx, exc.value)
+			vm.freeValue(exc.value)
 		}
 		return fallback, false
 	}
-	defer vm.freeValue(vm.callCtx, box)
+	defer vm.freeValue(box)
 	b, _, ok, err := vm.stringBytes(box, 1<<20)
 	if err != nil || !ok || b == nil {
 		return fallback, false

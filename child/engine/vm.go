@@ -202,17 +202,8 @@ func (vm *VM) init(ctx context.Context) error {
 	vm.stackTop = uint32(sp.Get())
 	vm.callCtx = context.WithValue(ctx, vmKey{}, vm)
 	vm.ph = phaseInit
-	steps := []struct {
-		name string
-		f    api.Function
-		args []uint64
-	}{
-		{"_initialize", vm.fn.initialize, nil},
-	}
-	for _, s := range steps {
-		if _, err := vm.call(s.f, s.args...); err != nil {
-			return fmt.Errorf("engine: %s: %w", s.name, err)
-		}
+	if _, err := vm.call(vm.fn.initialize); err != nil {
+		return fmt.Errorf("engine: _initialize: %w", err)
 	}
 	if rc, err := vm.call(vm.fn.qjsInit); err != nil || int32(rc) != 0 {
 		return fmt.Errorf("engine: qjs_init failed (rc %d): %v", int32(rc), err)
@@ -241,7 +232,7 @@ func (vm *VM) init(ctx context.Context) error {
 	hostFns := make([]uint32, 0, 3)
 	defer func() {
 		for _, h := range hostFns {
-			vm.freeValue(vm.callCtx, h)
+			vm.freeValue(h)
 		}
 	}()
 	for _, name := range []string{hostFnLog, hostFnSHA256, hostFnRequest} {
@@ -260,12 +251,12 @@ func (vm *VM) init(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("engine: prelude: %w", err)
 	}
-	defer vm.freeValue(vm.callCtx, factory)
+	defer vm.freeValue(factory)
 	apiObj, err := vm.callFunction(factory, hostFns...)
 	if err != nil {
 		return fmt.Errorf("engine: prelude: %w", err)
 	}
-	defer vm.freeValue(vm.callCtx, apiObj)
+	defer vm.freeValue(apiObj)
 	for _, p := range []struct {
 		name string
 		dst  *uint32
@@ -300,7 +291,7 @@ func (vm *VM) checkException(box uint32) (uint32, error) {
 	if isExc == 0 {
 		return box, nil
 	}
-	vm.freeValue(vm.callCtx, box)
+	vm.freeValue(box)
 	exc, err := vm.call(vm.fn.getException)
 	if err != nil {
 		return 0, err
@@ -379,7 +370,7 @@ func (vm *VM) writeBytes(b []byte) (ptr, n uint32, err error) {
 
 var errGuestOOM = errors.New("engine: guest allocation failed")
 
-func (vm *VM) freeValue(ctx context.Context, box uint32) {
+func (vm *VM) freeValue(box uint32) {
 	if box != 0 {
 		vm.call(vm.fn.freeValue, uint64(box))
 	}
@@ -430,7 +421,7 @@ func (vm *VM) newString(s string) (uint32, error) {
 		return 0, err
 	}
 	if isExc != 0 {
-		vm.freeValue(vm.callCtx, uint32(box))
+		vm.freeValue(uint32(box))
 		return 0, errGuestOOM
 	}
 	return uint32(box), nil
@@ -444,13 +435,13 @@ func (vm *VM) throwError(msg string) uint32 {
 	if err != nil || errBox == 0 {
 		return 0
 	}
-	defer vm.freeValue(vm.callCtx, uint32(errBox))
+	defer vm.freeValue(uint32(errBox))
 	if msgBox, err := vm.newString(msg); err == nil {
 		vm.call(vm.fn.definePropString, errBox, uint64(vm.messageKey), uint64(msgBox), 3)
-		vm.freeValue(vm.callCtx, msgBox)
+		vm.freeValue(msgBox)
 	}
 	if exc, err := vm.call(vm.fn.throw, errBox); err == nil {
-		vm.freeValue(vm.callCtx, uint32(exc))
+		vm.freeValue(uint32(exc))
 	}
 	return 0
 }

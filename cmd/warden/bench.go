@@ -139,10 +139,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		mu.Unlock()
 		return err == nil
 	})
-	rep.SupervisorCPUMS = ms(selfCPU()-cpu0) / float64(*n)
+	rep.SupervisorCPUMS = contract.Millis(selfCPU()-cpu0) / float64(*n)
 	rep.ChildCPUMS = childCPU / float64(*n)
 	st := sup.Stats().Pool
-	rep.SpawnP50MS, rep.SpawnP90MS = ms(st.SpawnLatencyP50), ms(st.SpawnLatencyP90)
+	rep.SpawnP50MS, rep.SpawnP90MS = contract.Millis(st.SpawnLatencyP50), contract.Millis(st.SpawnLatencyP90)
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	sup.Close(cctx)
 	cancel()
@@ -212,11 +212,9 @@ func measure(n, conc int, pace <-chan time.Time, f func() bool) (runStat, int) {
 	wg.Wait()
 	total := time.Since(start)
 	slices.Sort(lat)
-	pct := func(p float64) float64 { return ms(lat[min(n-1, int(float64(n)*p))]) }
+	pct := func(p float64) float64 { return contract.Millis(lat[min(n-1, int(float64(n)*p))]) }
 	return runStat{P50MS: pct(0.50), P90MS: pct(0.90), P99MS: pct(0.99), Throughput: float64(n) / total.Seconds()}, failures
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func selfCPU() time.Duration {
 	var ru syscall.Rusage

@@ -152,12 +152,7 @@ func parseBytes(s string) (int64, error) {
 	return n * mult, nil
 }
 
-func defaultCacheDir() string {
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "warden", "wazero")
-	}
-	return ""
-}
+func defaultCacheDir() string { return supervisor.DefaultCacheDir() }
 
 // staticData answers host.request(name) with data[name].
 func staticData(data map[string]json.RawMessage) contract.DataHandler {
