@@ -10,11 +10,13 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
+	"golang.org/x/sys/unix"
 )
 
 // Serve serves r as a child and returns when the supervisor shuts the
@@ -66,6 +68,10 @@ type Process struct {
 	pc     *plugin.Client
 	client *Client
 	pid    int
+	// pidfd turns readable the moment the child exits, reaped or not;
+	// -1 where the kernel has no pidfd_open.
+	pidfd    int
+	killOnce sync.Once
 }
 
 // Start starts cfg.Cmd, completes the handshake and returns the child.
@@ -115,7 +121,11 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 			pc.Kill()
 			return nil, s.err
 		}
-		return &Process{pc: pc, client: s.client, pid: cfg.Cmd.Process.Pid}, nil
+		p := &Process{pc: pc, client: s.client, pid: cfg.Cmd.Process.Pid, pidfd: -1}
+		if fd, err := unix.PidfdOpen(p.pid, 0); err == nil {
+			p.pidfd = fd
+		}
+		return p, nil
 	case <-ctx.Done():
 		// go-plugin holds its lock for the whole handshake, so Kill would
 		// wait for it; kill the child once the handshake is over instead.
@@ -151,10 +161,30 @@ func (p *Process) Client() *Client { return p.client }
 func (p *Process) PID() int { return p.pid }
 
 // Exited reports whether the child process has exited.
-func (p *Process) Exited() bool { return p.pc.Exited() }
+// go-plugin learns of a death only when its Wait goroutine gets to run,
+// so a child killed from outside could still look alive to a caller
+// about to use it; the pidfd knows at once.
+func (p *Process) Exited() bool {
+	if p.pc.Exited() {
+		return true
+	}
+	if p.pidfd < 0 {
+		return false
+	}
+	fds := []unix.PollFd{{Fd: int32(p.pidfd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, 0)
+	return err == nil && n > 0
+}
 
 // Kill asks the child to shut down, waits up to two seconds, then kills
 // it, and reaps it. It is safe to call after the process died, and more
 // than once. (The supervisor's hard kill at the deadline is a SIGKILL of
 // the process group, not this.)
-func (p *Process) Kill() { p.pc.Kill() }
+func (p *Process) Kill() {
+	p.pc.Kill()
+	p.killOnce.Do(func() {
+		if p.pidfd >= 0 {
+			unix.Close(p.pidfd)
+		}
+	})
+}
