@@ -400,16 +400,8 @@ func (g *Group) Usage() (Usage, error) {
 		err error
 	)
 	if g.memDir != "" {
-		if g.v2 != nil {
-			u.PeakBytes, err = readUint(filepath.Join(g.memDir, "memory.peak"))
-			if errors.Is(err, os.ErrNotExist) {
-				u.PeakBytes, err = readUint(filepath.Join(g.memDir, "memory.current"))
-			}
-		} else {
-			u.PeakBytes, err = readUint(filepath.Join(g.memDir, "memory.max_usage_in_bytes"))
-		}
-		if err != nil {
-			return Usage{}, fmt.Errorf("cgroup: read peak memory of %q: %w", g.name, err)
+		if u.PeakBytes, err = g.peakBytes(); err != nil {
+			return Usage{}, err
 		}
 		if u.OOMKills, err = g.oomKills(); err != nil {
 			return Usage{}, err
@@ -421,6 +413,40 @@ func (g *Group) Usage() (Usage, error) {
 		}
 	}
 	return u, nil
+}
+
+// PeakBytes is the group's peak memory use: Usage's PeakBytes alone, one
+// file read (the supervisor reads it on every execution's path). 0
+// without a memory controller.
+func (g *Group) PeakBytes() (uint64, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.deleted {
+		return 0, ErrDeleted
+	}
+	if g.memDir == "" {
+		return 0, nil
+	}
+	return g.peakBytes()
+}
+
+func (g *Group) peakBytes() (uint64, error) {
+	var (
+		peak uint64
+		err  error
+	)
+	if g.v2 != nil {
+		peak, err = readUint(filepath.Join(g.memDir, "memory.peak"))
+		if errors.Is(err, os.ErrNotExist) {
+			peak, err = readUint(filepath.Join(g.memDir, "memory.current"))
+		}
+	} else {
+		peak, err = readUint(filepath.Join(g.memDir, "memory.max_usage_in_bytes"))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("cgroup: read peak memory of %q: %w", g.name, err)
+	}
+	return peak, nil
 }
 
 // Kill sends SIGKILL to every process in the group. It does not wait for

@@ -117,6 +117,9 @@ func TestOOMKillIsCountedAndPeakNearCap(t *testing.T) {
 	if u.PeakBytes < capBytes*3/4 || u.PeakBytes > capBytes {
 		t.Errorf("PeakBytes = %d, want within [%d, %d]", u.PeakBytes, capBytes*3/4, capBytes)
 	}
+	if peak, err := g.PeakBytes(); err != nil || peak != u.PeakBytes {
+		t.Errorf("PeakBytes() = %d, %v; want Usage().PeakBytes = %d", peak, err, u.PeakBytes)
+	}
 	if err := g.Delete(); err != nil {
 		t.Fatalf("Delete: %v", err)
 	}

@@ -245,39 +245,98 @@ func TestExecuteReturnsPromptlyWhenCtxEnds(t *testing.T) {
 		},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			running, ctxEnded, release := make(chan struct{}), make(chan error, 1), make(chan struct{})
-			defer close(release)
-			c, _, _ := serve(t, stuckRunner(running, ctxEnded, release))
-			ctx, cancel := tc.ctx()
-			defer cancel()
-			if tc.cancelAt {
-				go func() { <-running; cancel() }()
-			}
-			start := time.Now()
-			_, err := c.Execute(ctx, contract.Request{ID: "x"}, nil, nil)
-			if !errors.Is(err, tc.expected) {
-				t.Fatalf("Execute: got %v, want it to wrap %v", err, tc.expected)
-			}
-			var ce *contract.Error
-			if errors.As(err, &ce) {
-				t.Errorf("a ctx error must not be a *contract.Error, got %v", ce)
-			}
-			if d := time.Since(start); d > prompt {
-				t.Errorf("Execute took %s to notice", d)
-			}
-			// The cancellation reaches the child: the runner's ctx ends
-			// (with DeadlineExceeded when gRPC's propagated deadline fires
-			// there first).
-			select {
-			case err := <-ctxEnded:
-				if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-					t.Errorf("runner ctx ended with %v", err)
+		for _, opened := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/opened=%t", tc.name, opened), func(t *testing.T) {
+				running, ctxEnded, release := make(chan struct{}), make(chan error, 1), make(chan struct{})
+				defer close(release)
+				c, _, _ := serve(t, stuckRunner(running, ctxEnded, release))
+				if opened {
+					// A stream opened ahead of time carries no deadline of
+					// its own: Execute must end it with ctx.
+					if err := c.Open(); err != nil {
+						t.Fatalf("Open: %v", err)
+					}
 				}
-			case <-time.After(prompt):
-				t.Error("the runner's ctx never ended")
-			}
-		})
+				ctx, cancel := tc.ctx()
+				defer cancel()
+				if tc.cancelAt {
+					go func() { <-running; cancel() }()
+				}
+				start := time.Now()
+				_, err := c.Execute(ctx, contract.Request{ID: "x"}, nil, nil)
+				if !errors.Is(err, tc.expected) {
+					t.Fatalf("Execute: got %v, want it to wrap %v", err, tc.expected)
+				}
+				var ce *contract.Error
+				if errors.As(err, &ce) {
+					t.Errorf("a ctx error must not be a *contract.Error, got %v", ce)
+				}
+				if d := time.Since(start); d > prompt {
+					t.Errorf("Execute took %s to notice", d)
+				}
+				// The cancellation reaches the child: the runner's ctx ends
+				// (with DeadlineExceeded when gRPC's propagated deadline fires
+				// there first).
+				select {
+				case err := <-ctxEnded:
+					if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+						t.Errorf("runner ctx ended with %v", err)
+					}
+				case <-time.After(prompt):
+					t.Error("the runner's ctx never ended")
+				}
+			})
+		}
+	}
+}
+
+// openerRunner records when StreamOpened runs, and whether it ran before
+// the request did.
+type openerRunner struct {
+	opened chan struct{}
+	mu     sync.Mutex
+	order  []string
+}
+
+func (r *openerRunner) StreamOpened() {
+	r.mu.Lock()
+	r.order = append(r.order, "opened")
+	r.mu.Unlock()
+	close(r.opened)
+}
+
+func (r *openerRunner) Run(_ context.Context, req contract.Request, _ func(contract.Event), _ contract.DataHandler) contract.Result {
+	r.mu.Lock()
+	r.order = append(r.order, "run")
+	r.mu.Unlock()
+	return contract.Result{OK: true, Value: json.RawMessage(`42`), Logs: []contract.LogEntry{}, Limits: req.Limits}
+}
+
+// TestOpenRunsStreamOpenedAheadOfTheRequest: Open reaches the child before
+// any request (StreamOpened runs with no Execute in flight), the execution
+// then runs on that stream, and a second Open is refused.
+func TestOpenRunsStreamOpenedAheadOfTheRequest(t *testing.T) {
+	r := &openerRunner{opened: make(chan struct{})}
+	c, _, _ := serve(t, r)
+	if err := c.Open(); err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	select {
+	case <-r.opened:
+	case <-time.After(prompt):
+		t.Fatal("StreamOpened did not run after Open")
+	}
+	if err := c.Open(); err == nil {
+		t.Error("a second Open succeeded")
+	}
+	res, err := c.Execute(context.Background(), contract.Request{ID: "x"}, nil, nil)
+	if err != nil || string(res.Value) != "42" {
+		t.Fatalf("Execute on the opened stream = %+v, %v", res, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !reflect.DeepEqual(r.order, []string{"opened", "run"}) {
+		t.Errorf("order = %v, want [opened run]", r.order)
 	}
 }
 

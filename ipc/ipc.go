@@ -68,6 +68,14 @@ type Runner interface {
 	Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result
 }
 
+// StreamOpener is an optional Runner method: StreamOpened runs when the
+// execution's stream opens, before its request is read. A supervisor that
+// opens the stream ahead of time (Client.Open) thereby lets the child do
+// last set-up, such as locking itself down, off the execution's path.
+type StreamOpener interface {
+	StreamOpened()
+}
+
 // ChildPlugin is the go-plugin plugin of a child. It speaks gRPC only.
 type ChildPlugin struct {
 	plugin.NetRPCUnsupportedPlugin

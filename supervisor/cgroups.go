@@ -27,7 +27,7 @@ type cgroupGroup interface {
 	AddProc(pid int) error
 	CgroupFD() (int, bool)
 	OOMKills() (uint64, error)
-	Usage() (cgroup.Usage, error)
+	PeakBytes() (uint64, error)
 	Delete() error
 }
 

@@ -133,10 +133,15 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 		return nil, fmt.Errorf("supervisor: start child %s: %w", s.cfg.Binary, err)
 	}
 	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes}
-	// Establish the gRPC connection now, not on the execution's path.
+	// Establish the gRPC connection and the execution's stream now, not
+	// on the execution's path.
 	if err := proc.Client().Ping(ctx); err != nil {
 		p.Discard()
 		return nil, fmt.Errorf("supervisor: child %d did not answer its first ping: %w", proc.PID(), err)
+	}
+	if err := proc.Client().Open(); err != nil {
+		p.Discard()
+		return nil, fmt.Errorf("supervisor: child %d: %w", proc.PID(), err)
 	}
 	// Nothing runs in the child between now and its execution, so this is
 	// the baseline an OOM kill is measured against.

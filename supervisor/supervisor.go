@@ -311,8 +311,8 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	}
 	res, reported, started := s.execOn(ctx, p, req, handler, onEvent)
 	if p.group != nil {
-		if u, err := p.group.Usage(); err == nil {
-			res.Stats.CgroupPeakBytes = int64(u.PeakBytes)
+		if peak, err := p.group.PeakBytes(); err == nil {
+			res.Stats.CgroupPeakBytes = int64(peak)
 		}
 		if !reported && p.oomKills() > p.oomAtReady {
 			res.OK, res.Value = false, nil

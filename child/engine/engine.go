@@ -96,6 +96,9 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if _, _, err := contract.Resolve(contract.Limits{}, cfg.Defaults, cfg.Caps); err != nil {
 		return nil, fmt.Errorf("engine: invalid default limits: %w", err)
 	}
+	// Opened now, while opening files is still allowed (a child's
+	// seccomp filter forbids it later); peakStack reads it.
+	pagemap()
 	e := &Engine{cfg: cfg, runtimes: map[runtimeKey]*moduleRuntime{}}
 	if cfg.CacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir)
