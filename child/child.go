@@ -79,16 +79,17 @@ func RunIfChild() {
 // process exit status; it returns only on a start-up failure (go-plugin
 // exits the process when the supervisor is done with it).
 func Main() int {
+	clock := newStartupClock()
 	logger := hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true, Level: hclog.Info, Name: "child"})
 	var cfg Config
 	if err := json.Unmarshal([]byte(os.Getenv(ConfigEnv)), &cfg); err != nil {
 		logger.Error("bad child configuration", "env", ConfigEnv, "error", err.Error())
 		return 2
 	}
-	ctx := context.Background()
-	r, err := prepare(ctx, cfg)
+	r, err := prepare(context.Background(), cfg, clock)
 	if err == nil {
 		err = ipc.WarmUp()
+		clock.mark(PhaseWarmUp)
 	}
 	if err == nil {
 		err = hardenAfterStartup(cfg.Harden)
@@ -102,6 +103,7 @@ func Main() int {
 		logger.Error("child start-up failed", "error", err.Error())
 		return 3
 	}
+	clock.mark(PhaseLockDown)
 	r.seccomp = cfg.Harden.Seccomp
 	ipc.Serve(r, logger)
 	return 0
@@ -118,6 +120,7 @@ var faultHook func(context.Context, contract.Request) (contract.Result, bool)
 type runner struct {
 	vm      *engine.VM
 	seccomp bool
+	clock   *startupClock
 
 	// filterOnce installs the seccomp filter, when the execution's stream
 	// opens or, at the latest, when the execution starts; filterErr is
@@ -142,10 +145,11 @@ func (r *runner) installFilter() error {
 	return r.filterErr
 }
 
-func prepare(ctx context.Context, cfg Config) (*runner, error) {
+func prepare(ctx context.Context, cfg Config, clock *startupClock) (*runner, error) {
 	if err := harden(cfg.Harden); err != nil {
 		return nil, err
 	}
+	clock.mark(PhaseHarden)
 	eng, err := engine.New(ctx, engine.Config{
 		CacheDir: cfg.CacheDir,
 		// The supervisor's SIGKILL bounds slow builtins; the optimizing
@@ -160,6 +164,7 @@ func prepare(ctx context.Context, cfg Config) (*runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("child: engine: %w", err)
 	}
+	clock.mark(PhaseModule)
 	mem := cfg.MemoryBytes
 	if mem == 0 {
 		mem = cfg.Defaults.MemoryBytes
@@ -176,8 +181,12 @@ func prepare(ctx context.Context, cfg Config) (*runner, error) {
 	if ms.HeapSys-ms.HeapReleased > 32<<20 {
 		debug.FreeOSMemory()
 	}
-	return &runner{vm: vm}, nil
+	clock.mark(PhaseVM)
+	return &runner{vm: vm, clock: clock}, nil
 }
+
+// Startup is the child's account of its start-up, for the first ping.
+func (r *runner) Startup() ipc.Startup { return r.clock.account() }
 
 // Run runs the one execution. The engine enforces the deadline itself;
 // the supervisor's kill is the layer above.

@@ -665,7 +665,7 @@ func TestSeccompRealChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Kill()
-	if err := p.Client().Ping(ctx); err != nil {
+	if _, err := p.Client().Ping(ctx); err != nil {
 		t.Fatal(err)
 	}
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.PID()))

@@ -238,6 +238,28 @@ func eventFromPB(m *pb.FromChild) (contract.Event, error) {
 	return e, nil
 }
 
+func startupToPB(s Startup) *pb.PingResponse {
+	out := &pb.PingResponse{}
+	if !s.MainAt.IsZero() {
+		out.MainUnixNano = s.MainAt.UnixNano()
+	}
+	for _, p := range s.Phases {
+		out.Startup = append(out.Startup, &pb.StartupPhase{Name: p.Name, WallMs: p.WallMS, CpuMs: p.CPUMS, PageFaults: p.PageFaults})
+	}
+	return out
+}
+
+func startupFromPB(m *pb.PingResponse) Startup {
+	var s Startup
+	if m.GetMainUnixNano() != 0 {
+		s.MainAt = time.Unix(0, m.GetMainUnixNano())
+	}
+	for _, p := range m.GetStartup() {
+		s.Phases = append(s.Phases, StartupPhase{Name: p.GetName(), WallMS: p.GetWallMs(), CPUMS: p.GetCpuMs(), PageFaults: p.GetPageFaults()})
+	}
+	return s
+}
+
 func bytesOrNil(b []byte) []byte {
 	if len(b) == 0 {
 		return nil

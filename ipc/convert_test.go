@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -154,6 +155,25 @@ func TestConvertResultRoundTrip(t *testing.T) {
 	populated(t, "Result", m.ProtoReflect())
 	if out := resultFromPB(m); !reflect.DeepEqual(in, out) {
 		t.Errorf("round trip changed the result:\n in: %+v\nout: %+v", in, out)
+	}
+}
+
+// TestConvertStartupRoundTrip: a child's start-up account crosses intact.
+func TestConvertStartupRoundTrip(t *testing.T) {
+	in := Startup{
+		MainAt: time.Unix(1700000000, 123456789),
+		Phases: []StartupPhase{full[StartupPhase](t), full[StartupPhase](t)},
+	}
+	m := wire(t, startupToPB(in))
+	populated(t, "PingResponse", m.ProtoReflect())
+	for _, p := range m.GetStartup() {
+		populated(t, "StartupPhase", p.ProtoReflect())
+	}
+	if out := startupFromPB(m); !out.MainAt.Equal(in.MainAt) || !reflect.DeepEqual(in.Phases, out.Phases) {
+		t.Errorf("round trip changed the start-up account:\n in: %+v\nout: %+v", in, out)
+	}
+	if out := startupFromPB(&pb.PingResponse{}); !out.MainAt.IsZero() || out.Phases != nil {
+		t.Errorf("an empty ping response decoded to %+v", out)
 	}
 }
 

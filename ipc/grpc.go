@@ -87,15 +87,17 @@ func violation(format string, args ...any) error {
 	return contract.Errorf(contract.SandboxError, "ipc: protocol violation: "+format, args...)
 }
 
-// Ping returns nil once the child serves. Errors are classified as in
+// Ping returns once the child serves, with the child's account of its
+// start-up (empty when it keeps none). Errors are classified as in
 // Execute.
-func (c *Client) Ping(ctx context.Context) error {
+func (c *Client) Ping(ctx context.Context) (Startup, error) {
 	jctx, cancel := c.join(ctx)
 	defer cancel()
-	if _, err := c.client.Ping(jctx, &pb.PingRequest{}); err != nil {
-		return c.classify(ctx, "ping", err)
+	resp, err := c.client.Ping(jctx, &pb.PingRequest{})
+	if err != nil {
+		return Startup{}, c.classify(ctx, "ping", err)
 	}
-	return nil
+	return startupFromPB(resp), nil
 }
 
 // Open opens the stream of the child's one execution ahead of time, so
@@ -267,8 +269,12 @@ type grpcServer struct {
 
 func newGRPCServer(r Runner) *grpcServer { return &grpcServer{runner: r} }
 
-// Ping answers at once.
+// Ping answers at once, with the runner's start-up account if it keeps
+// one.
 func (s *grpcServer) Ping(context.Context, *pb.PingRequest) (*pb.PingResponse, error) {
+	if r, ok := s.runner.(StartupReporter); ok {
+		return startupToPB(r.Startup()), nil
+	}
 	return &pb.PingResponse{}, nil
 }
 

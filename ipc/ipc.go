@@ -21,6 +21,7 @@ package ipc
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -74,6 +75,31 @@ type Runner interface {
 // last set-up, such as locking itself down, off the execution's path.
 type StreamOpener interface {
 	StreamOpened()
+}
+
+// StartupReporter is an optional Runner method: a child that keeps an
+// account of its start-up returns it, and the first Ping carries it to
+// the supervisor (Client.Ping).
+type StartupReporter interface {
+	Startup() Startup
+}
+
+// Startup is a child's account of its own start-up.
+type Startup struct {
+	// MainAt is when the child's main began; exec-to-main is timed
+	// against it by the supervisor, which knows when it started the
+	// process.
+	MainAt time.Time
+	Phases []StartupPhase
+}
+
+// StartupPhase is one phase of a child's start-up, as the child measured
+// it: wall time, and its own CPU time and page faults (getrusage).
+type StartupPhase struct {
+	Name       string
+	WallMS     float64
+	CPUMS      float64
+	PageFaults int64
 }
 
 // ChildPlugin is the go-plugin plugin of a child. It speaks gRPC only.

@@ -69,7 +69,7 @@ func TestProcessRunsOneExecution(t *testing.T) {
 	}
 	p := startHelper(t)
 	ctx := context.Background()
-	if err := p.Client().Ping(ctx); err != nil {
+	if _, err := p.Client().Ping(ctx); err != nil {
 		t.Fatalf("Ping: %v", err)
 	}
 	var rec recorder

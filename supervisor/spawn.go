@@ -70,6 +70,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 	var err error
 	var group cgroupGroup
 	var capBytes int64
+	t := time.Now()
 	hc := child.HardeningOptions{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp}
 	if s.cgroups != nil {
 		capBytes = childMemoryCap(memory, s.cfg.MemoryOverheadBytes)
@@ -78,6 +79,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 			return nil, fmt.Errorf("supervisor: child cgroup: %w", err)
 		}
 		group = g
+		t = s.phaseDone(phaseCgroup, t)
 	} else {
 		// No cgroup: the child caps its own data segment instead.
 		// RLIMIT_DATA counts every private writable mapping, and the Go
@@ -125,6 +127,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 			pc.Started = group.AddProc
 		}
 	}
+	execAt := time.Now()
 	proc, err := ipc.Start(ctx, pc)
 	if err != nil {
 		if group != nil {
@@ -135,18 +138,31 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes}
 	// Establish the gRPC connection and the execution's stream now, not
 	// on the execution's path.
-	if err := proc.Client().Ping(ctx); err != nil {
+	t = s.phaseDone(phaseHandshake, execAt)
+	account, err := proc.Client().Ping(ctx)
+	if err != nil {
 		p.Discard()
 		return nil, fmt.Errorf("supervisor: child %d did not answer its first ping: %w", proc.PID(), err)
 	}
+	t = s.phaseDone(phasePing, t)
 	if err := proc.Client().Open(); err != nil {
 		p.Discard()
 		return nil, fmt.Errorf("supervisor: child %d: %w", proc.PID(), err)
 	}
+	s.phaseDone(phaseOpen, t)
+	s.startup.addChild(account, execAt)
 	// Nothing runs in the child between now and its execution, so this is
 	// the baseline an OOM kill is measured against.
 	p.oomAtReady = p.oomKills()
 	return p, nil
+}
+
+// phaseDone records a supervisor-side spawn phase that began at start
+// and returns its end.
+func (s *Supervisor) phaseDone(name string, start time.Time) time.Time {
+	now := time.Now()
+	s.startup.add("supervisor", name, contract.Millis(now.Sub(start)), 0, 0)
+	return now
 }
 
 // limitsKey is the pool key: children are prepared per memory cap.

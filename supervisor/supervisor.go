@@ -122,6 +122,7 @@ type Supervisor struct {
 	cgroupNote string        // why the cgroup layer is missing
 	userNote   string        // why children run as root
 	spawnSeq   atomic.Uint64
+	startup    startupStats
 }
 
 // New validates cfg and starts warming the pool for the default limits.
@@ -431,11 +432,14 @@ type Stats struct {
 	// Kills counts children SIGKILLed at their hard deadline.
 	Kills uint64
 	Pool  pool.Stats
+	// Startup is where child start-up goes, phase by phase (medians over
+	// recent children), on both sides.
+	Startup []PhaseStat
 }
 
 // Stats returns the supervisor's metrics.
 func (s *Supervisor) Stats() Stats {
-	return Stats{Executions: s.executions.Load(), Failures: s.failures.Load(), Kills: s.kills.Load(), Pool: s.pool.Stats()}
+	return Stats{Executions: s.executions.Load(), Failures: s.failures.Load(), Kills: s.kills.Load(), Pool: s.pool.Stats(), Startup: s.startup.snapshot()}
 }
 
 // Close stops taking executions, kills idle children, waits for busy

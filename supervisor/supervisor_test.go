@@ -476,3 +476,47 @@ func TestIdleChildKilledIsSkipped(t *testing.T) {
 		t.Fatalf("want the execution to succeed on a live child, got %v %s", err, res.Value)
 	}
 }
+
+// TestStartupAccount: every spawned child reports its start-up phase by
+// phase, and the supervisor adds its own view of spawn. The phases are
+// real measurements: the module load and the runtime start each cost
+// CPU time and page faults, and the child's phases add up to no more
+// than the supervisor saw the whole spawn take.
+func TestStartupAccount(t *testing.T) {
+	s := newSup(t, func(c *Config) { c.PoolSize = 1 })
+	for i := 0; i < 3; i++ {
+		if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	phases := map[string]PhaseStat{}
+	var childWall float64
+	for _, p := range s.Stats().Startup {
+		phases[p.Side+"/"+p.Name] = p
+		if p.Side == "child" {
+			childWall += p.WallMS
+		}
+		t.Logf("%-10s %-50s samples %d wall %.1f ms cpu %.1f ms faults %.0f", p.Side, p.Name, p.Samples, p.WallMS, p.CPUMS, p.PageFaults)
+	}
+	for _, name := range []string{child.PhaseExecToMain, child.PhaseModule, child.PhaseVM} {
+		p, ok := phases["child/"+name]
+		if !ok {
+			t.Fatalf("no child phase %q in %v", name, s.Stats().Startup)
+		}
+		if p.Samples < 3 || p.WallMS <= 0 || p.CPUMS <= 0 || p.PageFaults <= 0 {
+			t.Errorf("child phase %q = %+v, want >= 3 samples and positive wall, CPU and faults", name, p)
+		}
+	}
+	if _, ok := phases["child/"+child.PhaseServe]; !ok {
+		t.Errorf("no serve phase")
+	}
+	hs, ok := phases["supervisor/"+phaseHandshake]
+	if !ok || hs.WallMS <= 0 {
+		t.Fatalf("supervisor handshake phase = %+v, %v", hs, ok)
+	}
+	// The child's phases before the handshake all happen inside the
+	// supervisor's start+handshake (medians, so allow some slack).
+	if before := childWall - phases["child/"+child.PhaseServe].WallMS; before > 1.5*hs.WallMS {
+		t.Errorf("child phases before serving sum to %.1f ms, more than the %.1f ms the supervisor saw", before, hs.WallMS)
+	}
+}

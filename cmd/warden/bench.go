@@ -42,6 +42,8 @@ type benchReport struct {
 	// throughput / supervised throughput.
 	LatencyRatio    float64 `json:"latency_ratio"`
 	ThroughputRatio float64 `json:"throughput_ratio"`
+	// Startup is where child start-up went, phase by phase (medians).
+	Startup []supervisor.PhaseStat `json:"startup"`
 }
 
 type runStat struct {
@@ -141,7 +143,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	})
 	rep.SupervisorCPUMS = contract.Millis(selfCPU()-cpu0) / float64(*n)
 	rep.ChildCPUMS = childCPU / float64(*n)
-	st := sup.Stats().Pool
+	sst := sup.Stats()
+	st := sst.Pool
+	rep.Startup = sst.Startup
 	rep.SpawnP50MS, rep.SpawnP90MS = contract.Millis(st.SpawnLatencyP50), contract.Millis(st.SpawnLatencyP90)
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	sup.Close(cctx)
@@ -242,7 +246,33 @@ func printBench(w io.Writer, r benchReport, inProcess bool) {
 	tw.Flush()
 	fmt.Fprintf(w, "\nchild spawn-to-ready: p50 %.1f ms, p90 %.1f ms\n", r.SpawnP50MS, r.SpawnP90MS)
 	fmt.Fprintf(w, "CPU per execution: child %.1f ms (start-up included), supervisor %.1f ms\n", r.ChildCPUMS, r.SupervisorCPUMS)
+	printStartup(w, r.Startup)
 	if inProcess {
 		fmt.Fprintf(w, "cost of process isolation: p50 x%.1f, throughput x%.1f lower\n", r.LatencyRatio, r.ThroughputRatio)
 	}
+}
+
+// printStartup prints where child start-up went: the child's own phases
+// (wall, CPU, page faults) and the supervisor's view of spawn (wall).
+func printStartup(w io.Writer, phases []supervisor.PhaseStat) {
+	if len(phases) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nchild start-up, medians over %d children:\n", phases[0].Samples)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "side\tphase\twall ms\tCPU ms\tpage faults")
+	var wall, cpu, faults float64
+	for _, p := range phases {
+		if p.Side == "child" {
+			fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.0f\n", p.Side, p.Name, p.WallMS, p.CPUMS, p.PageFaults)
+			wall, cpu, faults = wall+p.WallMS, cpu+p.CPUMS, faults+p.PageFaults
+		}
+	}
+	fmt.Fprintf(tw, "child\t(sum of medians)\t%.1f\t%.1f\t%.0f\n", wall, cpu, faults)
+	for _, p := range phases {
+		if p.Side != "child" {
+			fmt.Fprintf(tw, "%s\t%s\t%.1f\t-\t-\n", p.Side, p.Name, p.WallMS)
+		}
+	}
+	tw.Flush()
 }

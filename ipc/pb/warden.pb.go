@@ -989,7 +989,13 @@ func (*PingRequest) Descriptor() ([]byte, []int) {
 }
 
 type PingResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// startup is the child's own account of its start-up, phase by phase,
+	// up to this ping (a child that keeps none sends none).
+	Startup []*StartupPhase `protobuf:"bytes,1,rep,name=startup,proto3" json:"startup,omitempty"`
+	// main_unix_nano is when the child's main began (CLOCK_REALTIME), so
+	// that the supervisor can time exec-to-main against its own clock.
+	MainUnixNano  int64 `protobuf:"varint,2,opt,name=main_unix_nano,json=mainUnixNano,proto3" json:"main_unix_nano,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1022,6 +1028,90 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
 	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *PingResponse) GetStartup() []*StartupPhase {
+	if x != nil {
+		return x.Startup
+	}
+	return nil
+}
+
+func (x *PingResponse) GetMainUnixNano() int64 {
+	if x != nil {
+		return x.MainUnixNano
+	}
+	return 0
+}
+
+// StartupPhase is one phase of a child's start-up.
+type StartupPhase struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Name   string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	WallMs float64                `protobuf:"fixed64,2,opt,name=wall_ms,json=wallMs,proto3" json:"wall_ms,omitempty"`
+	// cpu_ms and page_faults are the child's own (getrusage) during it.
+	CpuMs         float64 `protobuf:"fixed64,3,opt,name=cpu_ms,json=cpuMs,proto3" json:"cpu_ms,omitempty"`
+	PageFaults    int64   `protobuf:"varint,4,opt,name=page_faults,json=pageFaults,proto3" json:"page_faults,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartupPhase) Reset() {
+	*x = StartupPhase{}
+	mi := &file_ipc_proto_warden_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartupPhase) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartupPhase) ProtoMessage() {}
+
+func (x *StartupPhase) ProtoReflect() protoreflect.Message {
+	mi := &file_ipc_proto_warden_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartupPhase.ProtoReflect.Descriptor instead.
+func (*StartupPhase) Descriptor() ([]byte, []int) {
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *StartupPhase) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *StartupPhase) GetWallMs() float64 {
+	if x != nil {
+		return x.WallMs
+	}
+	return 0
+}
+
+func (x *StartupPhase) GetCpuMs() float64 {
+	if x != nil {
+		return x.CpuMs
+	}
+	return 0
+}
+
+func (x *StartupPhase) GetPageFaults() int64 {
+	if x != nil {
+		return x.PageFaults
+	}
+	return 0
 }
 
 var File_ipc_proto_warden_proto protoreflect.FileDescriptor
@@ -1100,8 +1190,16 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"childCpuMs\x12-\n" +
 	"\x13child_max_rss_bytes\x18\v \x01(\x03R\x10childMaxRssBytes\x12*\n" +
 	"\x11cgroup_peak_bytes\x18\f \x01(\x03R\x0fcgroupPeakBytes\"\r\n" +
-	"\vPingRequest\"\x0e\n" +
-	"\fPingResponse2\x89\x01\n" +
+	"\vPingRequest\"k\n" +
+	"\fPingResponse\x125\n" +
+	"\astartup\x18\x01 \x03(\v2\x1b.warden.ipc.v1.StartupPhaseR\astartup\x12$\n" +
+	"\x0emain_unix_nano\x18\x02 \x01(\x03R\fmainUnixNano\"s\n" +
+	"\fStartupPhase\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x17\n" +
+	"\awall_ms\x18\x02 \x01(\x01R\x06wallMs\x12\x15\n" +
+	"\x06cpu_ms\x18\x03 \x01(\x01R\x05cpuMs\x12\x1f\n" +
+	"\vpage_faults\x18\x04 \x01(\x03R\n" +
+	"pageFaults2\x89\x01\n" +
 	"\x05Child\x12?\n" +
 	"\aExecute\x12\x16.warden.ipc.v1.ToChild\x1a\x18.warden.ipc.v1.FromChild(\x010\x01\x12?\n" +
 	"\x04Ping\x12\x1a.warden.ipc.v1.PingRequest\x1a\x1b.warden.ipc.v1.PingResponseB#Z!github.com/wardenhq/warden/ipc/pbb\x06proto3"
@@ -1118,7 +1216,7 @@ func file_ipc_proto_warden_proto_rawDescGZIP() []byte {
 	return file_ipc_proto_warden_proto_rawDescData
 }
 
-var file_ipc_proto_warden_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_ipc_proto_warden_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_ipc_proto_warden_proto_goTypes = []any{
 	(*ToChild)(nil),      // 0: warden.ipc.v1.ToChild
 	(*FromChild)(nil),    // 1: warden.ipc.v1.FromChild
@@ -1133,7 +1231,8 @@ var file_ipc_proto_warden_proto_goTypes = []any{
 	(*Stats)(nil),        // 10: warden.ipc.v1.Stats
 	(*PingRequest)(nil),  // 11: warden.ipc.v1.PingRequest
 	(*PingResponse)(nil), // 12: warden.ipc.v1.PingResponse
-	nil,                  // 13: warden.ipc.v1.Request.ModulesEntry
+	(*StartupPhase)(nil), // 13: warden.ipc.v1.StartupPhase
+	nil,                  // 14: warden.ipc.v1.Request.ModulesEntry
 }
 var file_ipc_proto_warden_proto_depIdxs = []int32{
 	2,  // 0: warden.ipc.v1.ToChild.request:type_name -> warden.ipc.v1.Request
@@ -1143,20 +1242,21 @@ var file_ipc_proto_warden_proto_depIdxs = []int32{
 	6,  // 4: warden.ipc.v1.FromChild.data_request:type_name -> warden.ipc.v1.DataRequest
 	8,  // 5: warden.ipc.v1.FromChild.result:type_name -> warden.ipc.v1.Result
 	3,  // 6: warden.ipc.v1.Request.limits:type_name -> warden.ipc.v1.Limits
-	13, // 7: warden.ipc.v1.Request.modules:type_name -> warden.ipc.v1.Request.ModulesEntry
+	14, // 7: warden.ipc.v1.Request.modules:type_name -> warden.ipc.v1.Request.ModulesEntry
 	9,  // 8: warden.ipc.v1.Result.error:type_name -> warden.ipc.v1.Error
 	5,  // 9: warden.ipc.v1.Result.logs:type_name -> warden.ipc.v1.LogEntry
 	10, // 10: warden.ipc.v1.Result.stats:type_name -> warden.ipc.v1.Stats
 	3,  // 11: warden.ipc.v1.Result.limits:type_name -> warden.ipc.v1.Limits
-	0,  // 12: warden.ipc.v1.Child.Execute:input_type -> warden.ipc.v1.ToChild
-	11, // 13: warden.ipc.v1.Child.Ping:input_type -> warden.ipc.v1.PingRequest
-	1,  // 14: warden.ipc.v1.Child.Execute:output_type -> warden.ipc.v1.FromChild
-	12, // 15: warden.ipc.v1.Child.Ping:output_type -> warden.ipc.v1.PingResponse
-	14, // [14:16] is the sub-list for method output_type
-	12, // [12:14] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	13, // 12: warden.ipc.v1.PingResponse.startup:type_name -> warden.ipc.v1.StartupPhase
+	0,  // 13: warden.ipc.v1.Child.Execute:input_type -> warden.ipc.v1.ToChild
+	11, // 14: warden.ipc.v1.Child.Ping:input_type -> warden.ipc.v1.PingRequest
+	1,  // 15: warden.ipc.v1.Child.Execute:output_type -> warden.ipc.v1.FromChild
+	12, // 16: warden.ipc.v1.Child.Ping:output_type -> warden.ipc.v1.PingResponse
+	15, // [15:17] is the sub-list for method output_type
+	13, // [13:15] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_ipc_proto_warden_proto_init() }
@@ -1184,7 +1284,7 @@ func file_ipc_proto_warden_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ipc_proto_warden_proto_rawDesc), len(file_ipc_proto_warden_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   14,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
