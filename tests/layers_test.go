@@ -5,6 +5,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -57,6 +58,30 @@ func TestLayerCgroupOOMKill(t *testing.T) {
 	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
 		t.Fatalf("supervisor stopped serving: %v", err)
 	}
+}
+
+// A child runs with the Go collector's pacing off and a soft memory limit
+// below its cgroup cap. An execution whose Go side makes far more garbage
+// than the cap (1,500 host.request answers of 64 KiB: ~200 MiB through
+// gRPC, conversion and the guest) must still finish: the collector runs
+// as the heap nears the limit. With pacing off and no limit, or a limit
+// above the cap, this child is OOM-killed.
+func TestGoGarbageStaysUnderTheCap(t *testing.T) {
+	requireCgroups(t)
+	s := newSupervisor(t, func(c *supervisor.Config) { c.Cgroups = supervisor.CgroupsRequired })
+	blob, _ := json.Marshal(strings.Repeat("x", 64<<10))
+	handler := func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return blob, nil }
+	res, err := s.Execute(context.Background(), contract.Request{
+		Code:   "let n = 0; for (let i = 0; i < 1500; i++) n += (await host.request('blob')).length; return n",
+		Limits: contract.Limits{Timeout: 30 * time.Second},
+	}, handler)
+	if err != nil {
+		t.Fatalf("execution failed: %v (cgroup peak %d bytes)", err, res.Stats.CgroupPeakBytes)
+	}
+	if string(res.Value) != fmt.Sprint(1500*(64<<10)) {
+		t.Fatalf("value = %s", res.Value)
+	}
+	t.Logf("cgroup peak %d MiB, child CPU %.0f ms", res.Stats.CgroupPeakBytes>>20, res.Stats.ChildCPUMS)
 }
 
 // Without cgroups the child's RLIMIT_DATA is the memory layer: the
