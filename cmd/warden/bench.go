@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"syscall"
@@ -73,6 +74,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	noNS := fs.Bool("no-namespaces", false, "switch the child's namespaces off")
 	noSeccomp := fs.Bool("no-seccomp", false, "switch the child's seccomp filter off")
 	noRlimits := fs.Bool("no-rlimits", false, "switch the child's rlimits off")
+	cpuProfile := fs.String("cpuprofile", "", "write the supervisor's CPU profile of the supervised run to this file (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -126,6 +128,18 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 
 	var mu sync.Mutex
 	var childCPU float64
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "warden bench: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "warden bench: %v\n", err)
+			return exitUsage
+		}
+	}
 	cpu0 := selfCPU()
 	var pace <-chan time.Time
 	if *rate > 0 {
@@ -142,6 +156,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return err == nil
 	})
 	rep.SupervisorCPUMS = contract.Millis(selfCPU()-cpu0) / float64(*n)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	rep.ChildCPUMS = childCPU / float64(*n)
 	sst := sup.Stats()
 	st := sst.Pool
