@@ -51,6 +51,10 @@ func runFault(ctx context.Context, req contract.Request) (contract.Result, bool)
 			keep = append(keep, b)
 			time.Sleep(time.Millisecond)
 		}
+	case "flood":
+		// A result far over what the limits allow: a child whose Go side
+		// no longer honours them.
+		return contract.Result{OK: true, Value: []byte(strconv.Quote(strings.Repeat("x", 8<<20))), Logs: []contract.LogEntry{}}, true
 	case "exec":
 		if err := exec.Command("/bin/true").Run(); err != nil {
 			return fail(err)

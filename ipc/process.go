@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
 	"golang.org/x/sys/unix"
+	"google.golang.org/grpc"
 )
 
 // Serve serves r as a child and returns when the supervisor shuts the
@@ -32,8 +34,10 @@ func Serve(r Runner, logger hclog.Logger) {
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		Plugins:         ServerPluginMap(r),
-		GRPCServer:      plugin.DefaultGRPCServer,
-		Logger:          logger,
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return grpc.NewServer(append(opts, serverOptions...)...)
+		},
+		Logger: logger,
 	})
 }
 
@@ -61,6 +65,34 @@ type ProcessConfig struct {
 	// StartTimeout bounds the handshake. Zero means go-plugin's default,
 	// one minute.
 	StartTimeout time.Duration
+	// MaxMessageBytes bounds each message the child may send (an event:
+	// a result with its value and logs, a log line, a data request).
+	// gRPC refuses larger ones, which ends the execution with a
+	// SandboxError. Zero means DefaultMaxMessageBytes.
+	MaxMessageBytes int
+}
+
+// DefaultMaxMessageBytes is ProcessConfig.MaxMessageBytes's default:
+// gRPC's own 4 MiB.
+const DefaultMaxMessageBytes = 4 << 20
+
+// serverOptions are the child's gRPC server options. The child accepts
+// messages of any size from the supervisor (requests with large inputs,
+// large data answers): the supervisor is trusted, and the child's memory
+// cap bounds what it can hold.
+var serverOptions = []grpc.ServerOption{
+	grpc.MaxRecvMsgSize(math.MaxInt32),
+}
+
+// dialOptions are the supervisor's gRPC options for a child: what it
+// accepts from the untrusted child is bounded by maxMessage.
+func dialOptions(maxMessage int) []grpc.DialOption {
+	if maxMessage <= 0 {
+		maxMessage = DefaultMaxMessageBytes
+	}
+	return []grpc.DialOption{
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(math.MaxInt32)),
+	}
 }
 
 // Process is a started child.
@@ -93,6 +125,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		Logger:           logger,
 		StartTimeout:     cfg.StartTimeout,
 		SkipHostEnv:      true,
+		GRPCDialOptions:  dialOptions(cfg.MaxMessageBytes),
 		// Our own runner starts cfg.Cmd: go-plugin passes a spec command
 		// carrying only its handshake variables (SkipHostEnv).
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, socketDir string) (runner.Runner, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,7 +118,8 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) 
 	if s.cfg.ChildUID > 0 && os.Geteuid() == 0 {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(s.cfg.ChildUID), Gid: uint32(s.cfg.ChildGID), NoSetGroups: false}
 	}
-	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"), StartTimeout: s.cfg.StartTimeout, SocketOwner: max(s.cfg.ChildUID, 0)}
+	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"), StartTimeout: s.cfg.StartTimeout,
+		SocketOwner: max(s.cfg.ChildUID, 0), MaxMessageBytes: maxEventBytes(s.cfg.Caps)}
 	if group != nil {
 		if fd, ok := group.CgroupFD(); ok {
 			// cgroup v2: the child starts inside its cgroup (CLONE_INTO_CGROUP).
@@ -164,6 +166,13 @@ func (s *Supervisor) phaseDone(name string, start time.Time) time.Time {
 	now := time.Now()
 	s.startup.add("supervisor", name, contract.Millis(now.Sub(start)), 0, 0)
 	return now
+}
+
+// maxEventBytes bounds one message from a child: the largest result the
+// caps allow (a value and logs of up to OutputBytes each) plus 1 MiB for
+// the error and stats. A child that sends more breaks the protocol.
+func maxEventBytes(caps contract.Limits) int {
+	return int(min(2*caps.OutputBytes+1<<20, math.MaxInt32))
 }
 
 // limitsKey is the pool key: children are prepared per memory cap.

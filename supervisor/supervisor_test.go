@@ -520,3 +520,37 @@ func TestStartupAccount(t *testing.T) {
 		t.Errorf("child phases before serving sum to %.1f ms, more than the %.1f ms the supervisor saw", before, hs.WallMS)
 	}
 }
+
+// TestLargeMessagesCrossTheWire: a result, logs, an input and a data
+// answer of several MiB each (more than gRPC's default 4 MiB message
+// limit) cross between supervisor and child when the limits allow them.
+func TestLargeMessagesCrossTheWire(t *testing.T) {
+	s := newSup(t, func(c *Config) { c.PoolSize = 1 })
+	big := strings.Repeat("x", 5<<20)
+	input, _ := json.Marshal(map[string]string{"s": big})
+	answer, _ := json.Marshal(big)
+	res, err := s.Execute(context.Background(), contract.Request{
+		Code: `const a = await host.request("big");
+console.log(input.s);
+return input.s.length + a.length + (input.s + "y").length`,
+		Input:  input,
+		Limits: contract.Limits{MemoryBytes: 128 << 20, OutputBytes: 8 << 20, Timeout: 10 * time.Second},
+	}, func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return answer, nil })
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	if want := fmt.Sprint(3*(5<<20) + 1); string(res.Value) != want {
+		t.Errorf("value = %s, want %s", res.Value, want)
+	}
+	if len(res.Logs) != 1 || len(res.Logs[0].Text) != 5<<20 {
+		t.Errorf("logs: %d entries", len(res.Logs))
+	}
+	// A result of 8 MiB plus 8 MiB of logs: the most the limits allow.
+	res, err = s.Execute(context.Background(), contract.Request{
+		Code:   `const s = "y".repeat(8 * 1024 * 1024 - 16); console.log(s); return s`,
+		Limits: contract.Limits{MemoryBytes: 128 << 20, OutputBytes: 8 << 20, Timeout: 10 * time.Second},
+	}, nil)
+	if err != nil {
+		t.Fatalf("Execute with 16 MiB of output: %v", err)
+	}
+}

@@ -84,6 +84,25 @@ func TestGoGarbageStaysUnderTheCap(t *testing.T) {
 	t.Logf("cgroup peak %d MiB, child CPU %.0f ms", res.Stats.CgroupPeakBytes>>20, res.Stats.ChildCPUMS)
 }
 
+// The wire: a child whose Go side ignores the limits and sends an 8 MiB
+// result is refused by the supervisor's message bound (twice the output
+// cap plus 1 MiB: 3 MiB here), which never buffers more than that from a
+// child.
+func TestWireBoundsWhatAChildSends(t *testing.T) {
+	s := newSupervisor(t, func(c *supervisor.Config) {
+		c.NoSeccomp = true
+		c.Caps = contract.DefaultCaps
+		c.Caps.OutputBytes = 1 << 20
+	})
+	res := fault(t, s, "flood", "")
+	if res.OK || res.Error.Type != contract.SandboxError || !strings.Contains(res.Error.Message, "larger than max") {
+		t.Fatalf("want a SandboxError for the oversized message, got %+v", res.Error)
+	}
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatalf("supervisor stopped serving: %v", err)
+	}
+}
+
 // Without cgroups the child's RLIMIT_DATA is the memory layer: the
 // runaway child dies instead of eating the machine.
 func TestLayerRlimitDataFallback(t *testing.T) {
