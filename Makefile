@@ -9,8 +9,10 @@ TEST_FLAGS ?= -count=1 -timeout 20m
 
 .PHONY: build test wasm proto bench vet clean
 
+# A static binary (no cgo): no dynamic loader or libc to map in every
+# child, which starts ~3 ms faster and 1.3 MiB smaller (BENCHMARKS.md).
 build: $(WASM)
-	$(GO) build -o bin/warden ./cmd/warden
+	CGO_ENABLED=0 $(GO) build -o bin/warden ./cmd/warden
 
 # The test command the README gives and .ci/run calls.
 test: $(WASM) build
