@@ -82,6 +82,12 @@ func TestOOMKillIsCountedAndPeakNearCap(t *testing.T) {
 	if before != 0 {
 		t.Fatalf("OOMKills before the run = %d, want 0", before)
 	}
+	// PeakBytes keeps its file open and re-reads it: the value before the
+	// allocation is small, and the one after (below) near the cap.
+	peakBefore, err := g.PeakBytes()
+	if err != nil || peakBefore >= capBytes/2 {
+		t.Fatalf("PeakBytes before the run = %d, %v; want well under %d", peakBefore, err, capBytes/2)
+	}
 	// The child is in the group; only now may it allocate.
 	if _, err := stdin.Write([]byte("go\n")); err != nil {
 		t.Fatalf("release helper: %v", err)
