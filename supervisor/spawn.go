@@ -27,20 +27,29 @@ type process struct {
 	cgroupCap  int64
 	oomAtReady uint64
 
-	once sync.Once
+	once, reapOnce sync.Once
 }
 
 // Exited reports whether the process is gone.
 func (p *process) Exited() bool { return p.proc.Exited() }
 
-// Discard kills the child's whole process group and reaps it.
+// Discard kills the child's whole process group, reaps it and deletes
+// its cgroup.
 func (p *process) Discard() {
 	p.once.Do(func() {
-		p.killGroup()
-		p.proc.Kill()
+		p.reap()
 		if p.group != nil {
 			p.group.Delete()
 		}
+	})
+}
+
+// reap kills the child's process group and waits for the child to be
+// reaped, after which cmd.ProcessState holds the kernel's rusage.
+func (p *process) reap() {
+	p.reapOnce.Do(func() {
+		p.killGroup()
+		p.proc.Kill()
 	})
 }
 

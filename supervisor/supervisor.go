@@ -91,6 +91,15 @@ type Config struct {
 	// the compilation cache handed to it; a CacheDir it cannot reach is
 	// replaced by /var/cache/warden/wazero-UID.
 	ChildUID, ChildGID int
+	// ReapedUsage makes Execute wait until the child is reaped and report
+	// the kernel's account of it (Stats.ChildCPUMS and ChildMaxRSSBytes
+	// from wait4's rusage, so CPU the child spent after its result and
+	// its exit count too) instead of the child's own getrusage sent with
+	// its result. The kernel's figures hold even for a child whose Go
+	// side was subverted; waiting costs latency (BENCHMARKS.md). Default
+	// false: the child reports, and the reap happens off the caller's
+	// path.
+	ReapedUsage bool
 	// Logger receives the supervisor's logs and the children's own log
 	// records. Default: discard.
 	Logger *slog.Logger
@@ -326,9 +335,18 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	res.Stats.ChildPID = p.proc.PID()
 	p.killGroup()
 	if reported {
-		// The child reported its own rusage with the result; killing and
-		// reaping it (several ms of process teardown) happens off the
-		// caller's path. Close waits for it.
+		if s.cfg.ReapedUsage {
+			// The caller wants the kernel's figures: wait for the reap
+			// (not for the cgroup's removal).
+			p.reap()
+			if cpu, rss, ok := p.rusage(); ok {
+				res.Stats.ChildCPUMS = contract.Millis(cpu)
+				res.Stats.ChildMaxRSSBytes = rss
+			}
+		}
+		// The child reported with the result; removing it (several ms of
+		// process teardown) happens off the caller's path. Close waits
+		// for it.
 		s.reaping.Add(1)
 		go func() {
 			defer s.reaping.Done()
@@ -336,7 +354,8 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 		}()
 		return res, false
 	}
-	// The child could not report: reap it now and take the kernel's figures.
+	// The child could not report: reap it now and take the kernel's
+	// figures.
 	s.pool.Done(p)
 	if cpu, rss, ok := p.rusage(); ok {
 		res.Stats.ChildCPUMS = contract.Millis(cpu)

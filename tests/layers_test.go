@@ -103,6 +103,26 @@ func TestWireBoundsWhatAChildSends(t *testing.T) {
 	}
 }
 
+// A child reports its own CPU time and peak RSS with its result, so a
+// subverted child could understate them. With ReapedUsage the supervisor
+// reaps the child first and reports the kernel's figures instead. The
+// "uid" fault answers without any usage figures, as a lying child would.
+func TestReapedUsageComesFromTheKernel(t *testing.T) {
+	for _, reaped := range []bool{false, true} {
+		// The fault calls getuid, which the seccomp filter forbids.
+		s := newSupervisor(t, func(c *supervisor.Config) { c.ReapedUsage = reaped; c.NoSeccomp = true })
+		res := fault(t, s, "uid", "")
+		if !res.OK {
+			t.Fatalf("reaped=%t: %+v", reaped, res.Error)
+		}
+		got := res.Stats.ChildCPUMS > 0 && res.Stats.ChildMaxRSSBytes > 0
+		if got != reaped {
+			t.Errorf("reaped=%t: child CPU %.1f ms, max RSS %d bytes; want figures only from the kernel", reaped, res.Stats.ChildCPUMS, res.Stats.ChildMaxRSSBytes)
+		}
+		t.Logf("reaped=%t: child CPU %.1f ms, max RSS %d bytes", reaped, res.Stats.ChildCPUMS, res.Stats.ChildMaxRSSBytes)
+	}
+}
+
 // Without cgroups the child's RLIMIT_DATA is the memory layer: the
 // runaway child dies instead of eating the machine.
 func TestLayerRlimitDataFallback(t *testing.T) {
