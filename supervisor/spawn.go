@@ -75,9 +75,13 @@ func (p *process) rusage() (cpu time.Duration, maxRSS int64, ok bool) {
 }
 
 // spawn starts one child prepared for memory bytes.
-func (s *Supervisor) spawn(ctx context.Context, memory int64) (*process, error) {
+func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err error) {
+	done, err := s.compile.enter(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("supervisor: waiting for the compilation cache: %w", err)
+	}
+	defer func() { done(err == nil) }()
 	var cfg []byte
-	var err error
 	var group cgroupGroup
 	var capBytes int64
 	t := time.Now()

@@ -132,6 +132,7 @@ type Supervisor struct {
 	userNote   string        // why children run as root
 	spawnSeq   atomic.Uint64
 	startup    startupStats
+	compile    *compileGate
 }
 
 // New validates cfg and starts warming the pool for the default limits.
@@ -199,7 +200,7 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.PidsMax == 0 {
 		cfg.PidsMax = 64
 	}
-	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, compile: newCompileGate(cfg.CacheDir)}
 	if err := s.startCgroups(); err != nil {
 		return nil, err
 	}

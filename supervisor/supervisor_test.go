@@ -554,3 +554,39 @@ return input.s.length + a.length + (input.s + "y").length`,
 		t.Fatalf("Execute with 16 MiB of output: %v", err)
 	}
 }
+
+// TestColdCacheCompiledOnce: a pool filling from a cold compilation cache
+// lets one child compile the module while the others wait, then load it.
+// A compiling child takes ~5,000 page faults in the module phase, a
+// loading one ~1,200; with three children the median is a loading one's
+// only if at most one compiled.
+func TestColdCacheCompiledOnce(t *testing.T) {
+	cold := t.TempDir()
+	s := newSup(t, func(c *Config) { c.CacheDir = cold; c.PoolSize = 3; c.SpawnConcurrency = 3 })
+	if s.compile.warm.Load() {
+		t.Fatal("an empty cache directory was taken for a warm one")
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for s.Stats().Pool.Idle < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("pool did not fill: %+v", s.Stats().Pool)
+		}
+		waitABit()
+	}
+	var module PhaseStat
+	for _, p := range s.Stats().Startup {
+		if p.Side == "child" && p.Name == child.PhaseModule {
+			module = p
+		}
+	}
+	t.Logf("module phase over %d children: median %.0f page faults, %.1f ms CPU", module.Samples, module.PageFaults, module.CPUMS)
+	if module.Samples != 3 {
+		t.Fatalf("module phase samples = %d, want 3", module.Samples)
+	}
+	if module.PageFaults > 3000 {
+		t.Errorf("median module phase took %.0f page faults: more than one child compiled", module.PageFaults)
+	}
+	if !s.compile.warm.Load() || !cacheHasModule(cold) {
+		t.Error("the cache is not marked warm after the first child")
+	}
+}
