@@ -46,6 +46,10 @@ type Config struct {
 	Defaults contract.Limits  `json:"defaults"`
 	Caps     contract.Limits  `json:"caps"`
 	Harden   HardeningOptions `json:"harden"`
+	// KeepWarmMS, when positive, makes the child re-read its resident
+	// memory every so many milliseconds while it waits for its execution
+	// (keepwarm.go).
+	KeepWarmMS int64 `json:"keep_warm_ms,omitempty"`
 }
 
 // HardeningOptions select the child's self-hardening steps.
@@ -105,6 +109,8 @@ func Main() int {
 	}
 	clock.mark(PhaseLockDown)
 	r.seccomp = cfg.Harden.Seccomp
+	r.keepWarmEvery = time.Duration(cfg.KeepWarmMS) * time.Millisecond
+	r.logger = logger
 	ipc.Serve(r, logger)
 	return 0
 }
@@ -127,6 +133,10 @@ type runner struct {
 	// why that failed.
 	filterOnce sync.Once
 	filterErr  error
+
+	keepWarmEvery time.Duration
+	warm          *keepWarm // nil when off or not started
+	logger        hclog.Logger
 }
 
 // StreamOpened installs the seccomp filter as soon as the execution's
@@ -134,7 +144,20 @@ type runner struct {
 // 0.2-0.5 ms the install takes in a fresh process is paid before the
 // request comes; start-up (and go-plugin's listener) is done by then,
 // and nothing untrusted has run.
-func (r *runner) StreamOpened() { r.installFilter() }
+//
+// Before that, it lists the pages resident by now (start-up and the
+// gRPC connection are complete) for keep-warm, which needs /proc and so
+// must come first.
+func (r *runner) StreamOpened() {
+	if r.keepWarmEvery > 0 && r.warm == nil {
+		k, err := startKeepWarm(r.keepWarmEvery)
+		if err != nil && r.logger != nil {
+			r.logger.Warn("keep-warm not started", "error", err.Error())
+		}
+		r.warm = k
+	}
+	r.installFilter()
+}
 
 func (r *runner) installFilter() error {
 	r.filterOnce.Do(func() {
@@ -192,6 +215,7 @@ func (r *runner) Startup() ipc.Startup { return r.clock.account() }
 // the supervisor's kill is the layer above.
 func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result {
 	start := time.Now()
+	r.warm.Stop()
 	// The filter is on before anything untrusted runs: normally since the
 	// stream opened, else from here.
 	if err := r.installFilter(); err != nil {

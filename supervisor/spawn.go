@@ -104,6 +104,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	}
 	cfg, err = json.Marshal(child.Config{
 		MemoryBytes: memory,
+		KeepWarmMS:  max(s.cfg.KeepWarm.Milliseconds(), 0),
 		CacheDir:    s.cfg.CacheDir,
 		Defaults:    s.cfg.Defaults,
 		Caps:        s.cfg.Caps,

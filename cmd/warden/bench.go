@@ -74,6 +74,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	noNS := fs.Bool("no-namespaces", false, "switch the child's namespaces off")
 	noSeccomp := fs.Bool("no-seccomp", false, "switch the child's seccomp filter off")
 	noRlimits := fs.Bool("no-rlimits", false, "switch the child's rlimits off")
+	keepWarm := fs.Duration("keep-warm", 0, "how often idle children re-read their memory (supervisor.Config.KeepWarm; 0: its default, 1s; negative: off)")
 	reapedUsage := fs.Bool("reaped-usage", false, "wait for each child's reap and report the kernel's CPU and RSS figures (supervisor.Config.ReapedUsage)")
 	cpuProfile := fs.String("cpuprofile", "", "write the supervisor's CPU profile of the supervised run to this file (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
@@ -114,7 +115,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	}
 	sup, err := supervisor.New(supervisor.Config{
 		CacheDir: *cacheDir, PoolSize: *poolSize, SpawnConcurrency: *spawnConc, QueueTimeout: time.Minute,
-		Cgroups: cg, NoNamespaces: *noNS, NoSeccomp: *noSeccomp, NoRlimits: *noRlimits, ReapedUsage: *reapedUsage,
+		Cgroups: cg, NoNamespaces: *noNS, NoSeccomp: *noSeccomp, NoRlimits: *noRlimits, ReapedUsage: *reapedUsage, KeepWarm: *keepWarm,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {
