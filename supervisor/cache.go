@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 )
 
@@ -15,13 +14,14 @@ import (
 // gate the first compiles and the rest load its result (~35 ms each).
 type compileGate struct {
 	warm atomic.Bool
-	mu   sync.Mutex // held by the spawn that is filling the cache
+	// turn has room for one: the spawn holding it is filling the cache.
+	turn chan struct{}
 }
 
 // newCompileGate returns a gate that is open when dir already holds a
 // compiled module.
 func newCompileGate(dir string) *compileGate {
-	g := &compileGate{}
+	g := &compileGate{turn: make(chan struct{}, 1)}
 	g.warm.Store(cacheHasModule(dir))
 	return g
 }
@@ -33,30 +33,20 @@ func (g *compileGate) enter(ctx context.Context) (done func(ready bool), err err
 	if g.warm.Load() {
 		return func(bool) {}, nil
 	}
-	locked := make(chan struct{})
-	go func() {
-		g.mu.Lock()
-		close(locked)
-	}()
 	select {
-	case <-locked:
+	case g.turn <- struct{}{}:
 	case <-ctx.Done():
-		// Release the lock once it is ours, for the next in line.
-		go func() {
-			<-locked
-			g.mu.Unlock()
-		}()
 		return nil, ctx.Err()
 	}
 	if g.warm.Load() {
-		g.mu.Unlock()
+		<-g.turn
 		return func(bool) {}, nil
 	}
 	return func(ready bool) {
 		if ready {
 			g.warm.Store(true)
 		}
-		g.mu.Unlock()
+		<-g.turn
 	}, nil
 }
 
