@@ -28,8 +28,12 @@ func TestHelperProcess(t *testing.T) {
 		case "crash":
 			os.Exit(3)
 		case "hang":
-			<-ctx.Done()
-			return contract.Fail(ctx.Err(), req.Limits)
+			// A stuck child: it ignores its ctx, so that only the
+			// caller's ctx can end the execution. (Answering when its
+			// ctx ended raced the caller's own deadline: gRPC carries
+			// the deadline to the child, whose timer could fire first
+			// and get a result back before the caller's ctx ended.)
+			select {}
 		}
 		emit(contract.Event{Type: contract.EventLog, Log: &contract.LogEntry{Level: "log", Text: "pid"}})
 		v, err := request(ctx, "double", req.Input)
