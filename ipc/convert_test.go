@@ -283,3 +283,12 @@ func TestConvertEmpty(t *testing.T) {
 		t.Errorf("empty FromChild: got %v, want errUnknownEvent", err)
 	}
 }
+
+// TestWarmUp: every message type of the wire encodes and decodes with
+// every field set (a child runs WarmUp at start-up and would fail to
+// start if this broke).
+func TestWarmUp(t *testing.T) {
+	if err := WarmUp(); err != nil {
+		t.Fatal(err)
+	}
+}
