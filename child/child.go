@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -90,7 +89,7 @@ func Main() int {
 		logger.Error("bad child configuration", "env", ConfigEnv, "error", err.Error())
 		return 2
 	}
-	r, err := prepare(context.Background(), cfg, clock)
+	r, err := prepare(context.Background(), cfg, clock, logger)
 	if err == nil {
 		err = ipc.WarmUp()
 		clock.mark(PhaseWarmUp)
@@ -108,9 +107,6 @@ func Main() int {
 		return 3
 	}
 	clock.mark(PhaseLockDown)
-	r.seccomp = cfg.Harden.Seccomp
-	r.keepWarmEvery = time.Duration(cfg.KeepWarmMS) * time.Millisecond
-	r.logger = logger
 	ipc.Serve(r, logger)
 	return 0
 }
@@ -151,7 +147,7 @@ type runner struct {
 func (r *runner) StreamOpened() {
 	if r.keepWarmEvery > 0 && r.warm == nil {
 		k, err := startKeepWarm(r.keepWarmEvery)
-		if err != nil && r.logger != nil {
+		if err != nil {
 			r.logger.Warn("keep-warm not started", "error", err.Error())
 		}
 		r.warm = k
@@ -168,13 +164,19 @@ func (r *runner) installFilter() error {
 	return r.filterErr
 }
 
-func prepare(ctx context.Context, cfg Config, clock *startupClock) (*runner, error) {
+func prepare(ctx context.Context, cfg Config, clock *startupClock, logger hclog.Logger) (*runner, error) {
 	if err := harden(cfg.Harden); err != nil {
 		return nil, err
 	}
 	clock.mark(PhaseHarden)
+	mem := cfg.MemoryBytes
+	if mem == 0 {
+		mem = cfg.Defaults.MemoryBytes
+	}
 	eng, err := engine.New(ctx, engine.Config{
 		CacheDir: cfg.CacheDir,
+		// Compiled for this child's profile only.
+		MemoryBytes: mem,
 		// The supervisor's SIGKILL bounds slow builtins; the optimizing
 		// path stays free of per-loop context checks.
 		CloseOnContextDone: false,
@@ -182,16 +184,11 @@ func prepare(ctx context.Context, cfg Config, clock *startupClock) (*runner, err
 		ReserveLinearMemory: true,
 		Defaults:            cfg.Defaults,
 		Caps:                cfg.Caps,
-		Logger:              slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("child: engine: %w", err)
 	}
 	clock.mark(PhaseModule)
-	mem := cfg.MemoryBytes
-	if mem == 0 {
-		mem = cfg.Defaults.MemoryBytes
-	}
 	vm, err := eng.NewVM(ctx, mem)
 	if err != nil {
 		return nil, fmt.Errorf("child: prepare VM: %w", err)
@@ -205,7 +202,13 @@ func prepare(ctx context.Context, cfg Config, clock *startupClock) (*runner, err
 		debug.FreeOSMemory()
 	}
 	clock.mark(PhaseVM)
-	return &runner{vm: vm, clock: clock}, nil
+	return &runner{
+		vm:            vm,
+		seccomp:       cfg.Harden.Seccomp,
+		clock:         clock,
+		keepWarmEvery: time.Duration(cfg.KeepWarmMS) * time.Millisecond,
+		logger:        logger,
+	}, nil
 }
 
 // Startup is the child's account of its start-up, for the first ping.
@@ -219,8 +222,7 @@ func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contra
 	// The filter is on before anything untrusted runs: normally since the
 	// stream opened, else from here.
 	if err := r.installFilter(); err != nil {
-		return contract.Result{Logs: []contract.LogEntry{}, Limits: req.Limits,
-			Error: contract.Errorf(contract.SandboxError, "child: seccomp: %v", err)}
+		return contract.Fail(contract.Errorf(contract.SandboxError, "child: seccomp: %v", err), req.Limits)
 	}
 	if faultHook != nil {
 		if res, ok := faultHook(ctx, req); ok {
@@ -234,13 +236,13 @@ func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contra
 		},
 	})
 	if res.Stats.WallMS == 0 {
-		res.Stats.WallMS = float64(time.Since(start).Microseconds()) / 1000
+		res.Stats.WallMS = contract.Millis(time.Since(start))
 	}
 	// The whole child's cost so far (start-up included), reported with the
 	// result so the supervisor need not wait for the reap.
-	if cpu, rss, ok := selfUsage(); ok {
-		res.Stats.ChildCPUMS = float64(cpu.Microseconds()) / 1000
-		res.Stats.ChildMaxRSSBytes = rss
+	if u, ok := selfRusage(); ok {
+		res.Stats.ChildCPUMS = contract.Millis(u.cpu)
+		res.Stats.ChildMaxRSSBytes = u.maxRSS
 	}
 	return res
 }

@@ -46,21 +46,29 @@ func hardenAfterStartup(o HardeningOptions) error {
 	return nil
 }
 
-// selfCPUAndFaults is this process's CPU time and minor+major page
-// faults so far (0, 0 if the kernel will not say).
-func selfCPUAndFaults() (time.Duration, int64) {
-	var ru unix.Rusage
-	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
-		return 0, 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Minflt + ru.Majflt
+// rusage is the part of this process's getrusage the child reports.
+type rusage struct {
+	cpu    time.Duration // user + system
+	faults int64         // minor + major page faults
+	maxRSS int64         // bytes
 }
 
-// selfUsage is this process's CPU time and peak RSS.
-func selfUsage() (time.Duration, int64, bool) {
+// selfRusage is this process's resource use so far.
+func selfRusage() (rusage, bool) {
 	var ru unix.Rusage
 	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
-		return 0, 0, false
+		return rusage{}, false
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss * 1024, true
+	return rusage{
+		cpu:    time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		faults: ru.Minflt + ru.Majflt,
+		maxRSS: ru.Maxrss * 1024,
+	}, true
+}
+
+// selfCPUAndFaults is this process's CPU time and page faults so far
+// (0, 0 if the kernel will not say).
+func selfCPUAndFaults() (time.Duration, int64) {
+	u, _ := selfRusage()
+	return u.cpu, u.faults
 }

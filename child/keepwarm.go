@@ -3,13 +3,15 @@ package child
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
-	"fmt"
+	"errors"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/wardenhq/warden/internal/pagemap"
 )
 
 // keepWarm re-reads a child's resident memory while it waits for its
@@ -109,34 +111,33 @@ func residentPages() ([]uintptr, error) {
 	if err != nil {
 		return nil, err
 	}
-	pm, err := os.Open("/proc/self/pagemap")
-	if err != nil {
-		return nil, err
+	if !pagemap.Open() {
+		return nil, errors.New("child: /proc/self/pagemap cannot be read")
 	}
-	defer pm.Close()
-	pageSize := uintptr(os.Getpagesize())
+	pageSize := uint64(os.Getpagesize())
 	var pages []uintptr
 	sc := bufio.NewScanner(bytes.NewReader(maps))
 	for sc.Scan() {
-		var lo, hi uintptr
-		var perms, rest string
-		if n, _ := fmt.Sscanf(sc.Text(), "%x-%x %s", &lo, &hi, &perms); n != 3 || perms[0] != 'r' {
+		// start-end perms offset dev inode [path]
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 2 || fields[1][0] != 'r' {
 			continue
 		}
-		if f := bytes.Fields(sc.Bytes()); len(f) >= 6 {
-			rest = string(f[5])
-		}
-		if len(rest) > 1 && rest[0] == '[' && rest != "[heap]" && rest != "[stack]" {
+		if len(fields) >= 6 && strings.HasPrefix(fields[5], "[") && fields[5] != "[heap]" && fields[5] != "[stack]" {
 			continue
 		}
-		n := (hi - lo) / pageSize
-		entries := make([]byte, 8*n)
-		if _, err := pm.ReadAt(entries, int64(lo/pageSize*8)); err != nil {
+		lo, hi, ok := mapsRange(fields[0])
+		if !ok {
 			continue
 		}
-		for j := uintptr(0); j < n; j++ {
-			if binary.LittleEndian.Uint64(entries[8*j:])&(1<<63) != 0 {
-				pages = append(pages, lo+j*pageSize)
+		first := lo / pageSize
+		entries, ok := pagemap.Entries(uintptr(first), uintptr((hi-lo)/pageSize))
+		if !ok {
+			continue
+		}
+		for j, e := range entries {
+			if e&pagemap.Present != 0 {
+				pages = append(pages, uintptr((first+uint64(j))*pageSize))
 			}
 		}
 	}

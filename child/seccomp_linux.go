@@ -109,7 +109,7 @@ var seccompAllowed = []struct{ name, why string }{
 	{"getpeername", "net: remote address of an accepted connection"},
 	{"getsockopt", "gRPC reads the socket options of every accepted connection (channelz: SO_LINGER, SO_RCVTIMEO, SO_SNDTIMEO, TCP_INFO)"},
 	{"shutdown", "half-closing an existing connection: no more than close"},
-	{"getrusage", "the child reports its own CPU time and peak RSS with the result (selfUsage)"},
+	{"getrusage", "the child reports its own CPU time and peak RSS with the result (selfRusage)"},
 	{"restart_syscall", "the kernel restarts an interrupted nanosleep/futex through it after a signal"},
 	{"set_robust_list", "glibc: every new cgo thread registers its robust futex list"},
 	{"rseq", "glibc 2.35+: every new cgo thread registers (and at exit unregisters) restartable sequences"},
@@ -222,15 +222,21 @@ func parseLibcCode(f io.Reader) ([]seccompRange, error) {
 		if len(fields) < 6 || len(fields[1]) < 3 || fields[1][2] != 'x' || !libcName.MatchString(filepath.Base(fields[5])) {
 			continue
 		}
-		lo, hi, ok := strings.Cut(fields[0], "-")
-		start, err1 := strconv.ParseUint(lo, 16, 64)
-		end, err2 := strconv.ParseUint(hi, 16, 64)
-		if !ok || err1 != nil || err2 != nil || end <= start {
+		start, end, ok := mapsRange(fields[0])
+		if !ok {
 			return nil, fmt.Errorf("child: seccomp: bad line in /proc/self/maps: %q", sc.Text())
 		}
 		code = append(code, seccompRange{start, end})
 	}
 	return code, sc.Err()
+}
+
+// mapsRange parses the "start-end" field of a /proc/self/maps line.
+func mapsRange(field string) (start, end uint64, ok bool) {
+	lo, hi, ok := strings.Cut(field, "-")
+	start, err1 := strconv.ParseUint(lo, 16, 64)
+	end, err2 := strconv.ParseUint(hi, 16, 64)
+	return start, end, ok && err1 == nil && err2 == nil && end > start
 }
 
 // seccompFilter builds the filter for goarch. pid is this process's id:

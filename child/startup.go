@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -19,7 +20,7 @@ type startupClock struct {
 	cpu    time.Duration
 	faults int64
 	phases []ipc.StartupPhase
-	served bool
+	served sync.Once // closes the serve phase at the first account
 }
 
 // newStartupClock starts the account at main. Its first phase, exec to
@@ -30,7 +31,7 @@ func newStartupClock() *startupClock {
 	c := &startupClock{mainAt: time.Now()}
 	c.last = c.mainAt
 	c.cpu, c.faults = selfCPUAndFaults()
-	c.phases = append(c.phases, ipc.StartupPhase{Name: PhaseExecToMain, CPUMS: ms(c.cpu), PageFaults: c.faults})
+	c.phases = append(c.phases, ipc.StartupPhase{Name: PhaseExecToMain, CPUMS: contract.Millis(c.cpu), PageFaults: c.faults})
 	return c
 }
 
@@ -52,7 +53,7 @@ func (c *startupClock) mark(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.phases = append(c.phases, ipc.StartupPhase{
-		Name: name, WallMS: ms(now.Sub(c.last)), CPUMS: ms(cpu - c.cpu), PageFaults: faults - c.faults,
+		Name: name, WallMS: contract.Millis(now.Sub(c.last)), CPUMS: contract.Millis(cpu - c.cpu), PageFaults: faults - c.faults,
 	})
 	c.last, c.cpu, c.faults = now, cpu, faults
 }
@@ -60,16 +61,8 @@ func (c *startupClock) mark(name string) {
 // account closes the serve phase the first time it is asked (the first
 // ping) and returns the whole account.
 func (c *startupClock) account() ipc.Startup {
-	c.mu.Lock()
-	served := c.served
-	c.served = true
-	c.mu.Unlock()
-	if !served {
-		c.mark(PhaseServe)
-	}
+	c.served.Do(func() { c.mark(PhaseServe) })
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return ipc.Startup{MainAt: c.mainAt, Phases: append([]ipc.StartupPhase(nil), c.phases...)}
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

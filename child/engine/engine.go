@@ -20,12 +20,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/pagemap"
 )
 
 // Config configures an Engine. The zero value is usable: embedded module,
@@ -52,9 +52,11 @@ type Config struct {
 	// and contract.DefaultCaps.
 	Defaults contract.Limits
 	Caps     contract.Limits
-	// Logger receives engine diagnostics (never guest output). Nil
-	// discards them.
-	Logger *slog.Logger
+	// MemoryBytes is the memory profile New compiles the module for (one
+	// wazero runtime per linear-memory cap). Default: Defaults.MemoryBytes.
+	// A child prepared for another profile sets it, so that it does not
+	// compile the module a second time for a runtime it never uses.
+	MemoryBytes int64
 }
 
 // Engine holds the compiled QuickJS module. It is safe for concurrent use;
@@ -79,7 +81,7 @@ type moduleRuntime struct {
 	compiled wazero.CompiledModule
 }
 
-// New validates cfg and compiles the module for the default memory limit.
+// New validates cfg and compiles the module for cfg.MemoryBytes.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if err := checkWasm(embeddedWasm); err != nil {
 		return nil, err
@@ -90,15 +92,12 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.Caps == (contract.Limits{}) {
 		cfg.Caps = contract.DefaultCaps
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
 	if _, _, err := contract.Resolve(contract.Limits{}, cfg.Defaults, cfg.Caps); err != nil {
 		return nil, fmt.Errorf("engine: invalid default limits: %w", err)
 	}
 	// Opened now, while opening files is still allowed (a child's
 	// seccomp filter forbids it later); peakStack reads it.
-	pagemap()
+	pagemap.Open()
 	e := &Engine{cfg: cfg, runtimes: map[runtimeKey]*moduleRuntime{}}
 	if cfg.CacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir)
@@ -109,7 +108,10 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	} else {
 		e.cache = wazero.NewCompilationCache()
 	}
-	if _, err := e.runtimeFor(ctx, cfg.Defaults.MemoryBytes); err != nil {
+	if cfg.MemoryBytes == 0 {
+		cfg.MemoryBytes = cfg.Defaults.MemoryBytes
+	}
+	if _, err := e.runtimeFor(ctx, cfg.MemoryBytes); err != nil {
 		e.Close(ctx)
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wardenhq/warden/internal/pagemap"
 )
 
 // naiveFirstNonZero is the scan firstNonZero must agree with.
@@ -23,7 +25,7 @@ func naiveFirstNonZero(b []byte) int {
 // never touched, with the non-zero byte anywhere, on page boundaries and
 // off them, in slices that do not start on a page boundary.
 func TestFirstNonZeroSkipsUntouchedPages(t *testing.T) {
-	if pagemap() == nil {
+	if !pagemap.Open() {
 		t.Skip("no readable /proc/self/pagemap: firstNonZero scans every page here, which the other tests cover")
 	}
 	ps := os.Getpagesize()

@@ -72,22 +72,21 @@ type VM struct {
 	apiDescribe uint32
 
 	// Per-run state.
-	ph           phase
-	used         bool
-	broken       error
-	callCtx      context.Context
-	parentCtx    context.Context
-	deadlineCtx  context.Context // parentCtx bounded by the deadline
-	deadline     time.Time
-	interrupted  bool
-	limits       contract.Limits
-	opts         RunOptions
-	modules      map[string]string
-	logs         []contract.LogEntry
-	logBytes     int64
-	logsCut      bool
-	requests     int
-	engineOutput []byte
+	ph          phase
+	used        bool
+	broken      error
+	callCtx     context.Context
+	parentCtx   context.Context
+	deadlineCtx context.Context // parentCtx bounded by the deadline
+	deadline    time.Time
+	interrupted bool
+	limits      contract.Limits
+	opts        RunOptions
+	modules     map[string]string
+	logs        []contract.LogEntry
+	logBytes    int64
+	logsCut     bool
+	requests    int
 }
 
 type exports struct {
@@ -499,22 +498,18 @@ func (vm *VM) returnString(s string) uint32 {
 const logTruncatedMarker = "[warden: log output truncated: over the output limit]"
 
 func (vm *VM) addLog(level, text string) {
-	text = string(wtf8ToUTF8([]byte(text)))
 	if vm.logsCut {
 		return
 	}
+	text = string(wtf8ToUTF8([]byte(text)))
 	size := int64(len(level) + len(text))
+	entry := contract.LogEntry{Level: level, Text: text}
 	if vm.logBytes+size > vm.limits.OutputBytes {
 		vm.logsCut = true
-		entry := contract.LogEntry{Level: "warn", Text: logTruncatedMarker}
-		vm.logs = append(vm.logs, entry)
-		if vm.opts.OnLog != nil {
-			vm.opts.OnLog(entry)
-		}
-		return
+		entry = contract.LogEntry{Level: "warn", Text: logTruncatedMarker}
+	} else {
+		vm.logBytes += size
 	}
-	vm.logBytes += size
-	entry := contract.LogEntry{Level: level, Text: text}
 	vm.logs = append(vm.logs, entry)
 	if vm.opts.OnLog != nil {
 		vm.opts.OnLog(entry)

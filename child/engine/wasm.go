@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"fmt"
 )
 
@@ -29,8 +27,7 @@ func checkWasm(b []byte) error {
 	if len(b) == 0 {
 		return fmt.Errorf("engine: the QuickJS wasm module is missing from this build; run %q and rebuild", FetchCommand)
 	}
-	sum := sha256.Sum256(b)
-	if got := hex.EncodeToString(sum[:]); got != WasmSHA256 {
+	if got := sha256Hex(b); got != WasmSHA256 {
 		return fmt.Errorf("engine: the QuickJS wasm module has sha256 %s, want %s (%s); run %q and rebuild", got, WasmSHA256, WasmPackage, FetchCommand)
 	}
 	return nil
