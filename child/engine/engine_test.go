@@ -523,3 +523,25 @@ func TestMissingCacheDirIsAnError(t *testing.T) {
 		t.Fatal("want an error for a cache dir below a file")
 	}
 }
+
+// TestNewCompilesForItsProfileOnly: an engine made for a memory profile
+// other than the default compiles the module once, for that profile, and
+// a VM of that profile uses it.
+func TestNewCompilesForItsProfileOnly(t *testing.T) {
+	ctx := context.Background()
+	e, err := New(ctx, Config{CacheDir: t.TempDir(), MemoryBytes: 32 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	vm, err := e.NewVM(ctx, 32<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm.Close(ctx)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.runtimes) != 1 {
+		t.Errorf("%d runtimes compiled, want 1", len(e.runtimes))
+	}
+}
