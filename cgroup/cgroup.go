@@ -316,9 +316,6 @@ type Group struct {
 	peak *os.File
 }
 
-// Name returns the name given to Create.
-func (g *Group) Name() string { return g.name }
-
 // AddProc places the process pid in the group, in every controller. On
 // error the process may be in some controllers only: kill it.
 func (g *Group) AddProc(pid int) error {
@@ -387,7 +384,7 @@ func (g *Group) oomKills() (uint64, error) {
 	// Kernels before 4.13 have no oom_kill counter: report one kill if the
 	// group hit its limit at its peak. It cannot tell one kill from several.
 	limit, err1 := readUint(filepath.Join(g.memDir, "memory.limit_in_bytes"))
-	peak, err2 := readUint(filepath.Join(g.memDir, "memory.max_usage_in_bytes"))
+	peak, err2 := g.peakBytes()
 	fails, err3 := readUint(filepath.Join(g.memDir, "memory.failcnt"))
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return 0, fmt.Errorf("cgroup: read OOM kills of %q: %w", g.name, err)
@@ -515,13 +512,19 @@ func (g *Group) Delete() error {
 	if g.deleted {
 		return nil
 	}
-	if err := g.kill(); err != nil {
-		g.m.log.Warn("kill before delete failed", "group", g.name, "err", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
-	defer cancel()
-	if err := waitEmpty(ctx, g.dirList()); err != nil {
-		return fmt.Errorf("%w: delete %q: %w", ErrBusy, g.name, err)
+	// Usually the group is empty already (the supervisor killed and
+	// reaped its child): then no one is left to fork or to wait for, and
+	// one read of the task lists is all Delete needs, on v1 and v2.
+	dirs := g.dirList()
+	if pids, err := readProcs(dirs); err != nil || len(pids) > 0 {
+		if err := g.kill(); err != nil {
+			g.m.log.Warn("kill before delete failed", "group", g.name, "err", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+		defer cancel()
+		if err := waitEmpty(ctx, dirs); err != nil {
+			return fmt.Errorf("%w: delete %q: %w", ErrBusy, g.name, err)
+		}
 	}
 	// rmdir directly: the library's Delete walks and stats every control
 	// file to look for processes, which waitEmpty has just ruled out, and

@@ -141,12 +141,6 @@ func removeTree(ctx context.Context, dir string) error {
 // is set, pids.max there is set to 0 first so nothing in the group can fork
 // while it is being killed.
 func killTree(dirs []string, pidsDir string) error {
-	// Usually the group is empty already (the supervisor killed and
-	// reaped its child): then no one is left to fork, and one read of
-	// the task lists is all Delete needs.
-	if pids, err := readProcs(dirs); err == nil && len(pids) == 0 {
-		return nil
-	}
 	if pidsDir != "" {
 		if err := os.WriteFile(filepath.Join(pidsDir, "pids.max"), []byte("0"), 0); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("stop forks: %w", err)

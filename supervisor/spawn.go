@@ -60,6 +60,15 @@ func (p *process) killGroup() {
 	}
 }
 
+// reportKernelUsage puts the reaped child's CPU time and peak RSS, as
+// the kernel counted them, into st.
+func (p *process) reportKernelUsage(st *contract.Stats) {
+	if cpu, rss, ok := p.rusage(); ok {
+		st.ChildCPUMS = contract.Millis(cpu)
+		st.ChildMaxRSSBytes = rss
+	}
+}
+
 // rusage is what the kernel reported for the reaped child.
 func (p *process) rusage() (cpu time.Duration, maxRSS int64, ok bool) {
 	st := p.cmd.ProcessState
@@ -84,10 +93,11 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	var cfg []byte
 	var group cgroupGroup
 	var capBytes int64
+	memCap := childMemoryCap(memory, s.cfg.MemoryOverheadBytes)
 	t := time.Now()
 	hc := child.HardeningOptions{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp}
 	if s.cgroups != nil {
-		capBytes = childMemoryCap(memory, s.cfg.MemoryOverheadBytes)
+		capBytes = memCap
 		g, err := s.cgroups.Create(fmt.Sprintf("child-%d", s.spawnSeq.Add(1)), capBytes, s.cfg.PidsMax)
 		if err != nil {
 			return nil, fmt.Errorf("supervisor: child cgroup: %w", err)
@@ -100,7 +110,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		// runtime maps its heap in 64 MiB arenas: a child needs 100-200
 		// MiB of them to start (measured with ulimit -d), so the fallback
 		// is coarser than a cgroup cap.
-		hc.RlimitDataBytes = childMemoryCap(memory, s.cfg.MemoryOverheadBytes) + rlimitDataSlack
+		hc.RlimitDataBytes = memCap + rlimitDataSlack
 	}
 	cfg, err = json.Marshal(child.Config{
 		MemoryBytes: memory,
@@ -118,7 +128,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	// An empty environment but for the child's configuration and its Go
 	// runtime settings (go-plugin adds its handshake variables;
 	// SkipHostEnv keeps ours out).
-	cmd.Env = append([]string{child.ConfigEnv + "=" + string(cfg)}, childRuntimeEnv(memory, s.cfg.MemoryOverheadBytes)...)
+	cmd.Env = append([]string{child.ConfigEnv + "=" + string(cfg)}, childRuntimeEnv(memCap)...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Setpgid:   true,            // its own process group, killed as one
@@ -250,11 +260,11 @@ func (p *process) exitSignal() (syscall.Signal, bool) {
 //     the collector run as the heap nears it, so a long execution's
 //     garbage (thousands of host.request answers, say) stays under the
 //     cap (tests/TestGoGarbageStaysUnderTheCap).
-func childRuntimeEnv(memory, overhead int64) []string {
+func childRuntimeEnv(memCap int64) []string {
 	return []string{
 		"GOMAXPROCS=1",
 		"GOGC=off",
-		fmt.Sprintf("GOMEMLIMIT=%d", childMemoryCap(memory, overhead)-goMemoryHeadroom),
+		fmt.Sprintf("GOMEMLIMIT=%d", memCap-goMemoryHeadroom),
 	}
 }
 

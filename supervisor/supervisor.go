@@ -217,7 +217,7 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	p, err := pool.New(pool.Config[int64, *process]{
 		Spawn:            s.spawn,
-		Keys:             []int64{cfg.Defaults.MemoryBytes},
+		Keys:             []int64{limitsKey(cfg.Defaults)},
 		TargetIdle:       cfg.PoolSize,
 		SpawnConcurrency: cfg.SpawnConcurrency,
 		MaxAge:           cfg.MaxIdleAge,
@@ -281,18 +281,15 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 		return contract.Fail(err, limits)
 	}
 	req.Limits = limits
-	fail := func(err error) contract.Result {
-		r := contract.Fail(err, limits)
-		r.Clamped = clamped
-		return r
-	}
 	if s.closed.Load() {
-		return fail(contract.Errorf(contract.CapacityError, "supervisor is closed"))
+		res := contract.Fail(contract.Errorf(contract.CapacityError, "supervisor is closed"), limits)
+		res.Clamped = clamped
+		return res
 	}
 
 	queued := time.Now()
 	for attempt := 1; ; attempt++ {
-		res, retry := s.runOnce(ctx, req, handler, onEvent, queued, fail)
+		res, retry := s.runOnce(ctx, req, handler, onEvent, queued)
 		// A child that died while idle (killed from outside, say) can be
 		// handed out before the pool notices. If it never started the
 		// execution, nothing of it ran: take another child.
@@ -310,8 +307,9 @@ const maxAttempts = 3
 
 // runOnce takes one child and runs req on it. retry is true when the
 // child failed before it started the execution.
-func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event), queued time.Time, fail func(error) contract.Result) (res contract.Result, retry bool) {
+func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event), queued time.Time) (res contract.Result, retry bool) {
 	limits := req.Limits
+	fail := func(err error) contract.Result { return contract.Fail(err, limits) }
 	p, err := s.pool.Get(ctx, limitsKey(limits))
 	wait := time.Since(queued)
 	switch {
@@ -351,10 +349,7 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 			// The caller wants the kernel's figures: wait for the reap
 			// (not for the cgroup's removal).
 			p.reap()
-			if cpu, rss, ok := p.rusage(); ok {
-				res.Stats.ChildCPUMS = contract.Millis(cpu)
-				res.Stats.ChildMaxRSSBytes = rss
-			}
+			p.reportKernelUsage(&res.Stats)
 		}
 		// The child reported with the result; removing it (several ms of
 		// process teardown) happens off the caller's path. Close waits
@@ -369,10 +364,7 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	// The child could not report: reap it now and take the kernel's
 	// figures.
 	s.pool.Done(p)
-	if cpu, rss, ok := p.rusage(); ok {
-		res.Stats.ChildCPUMS = contract.Millis(cpu)
-		res.Stats.ChildMaxRSSBytes = rss
-	}
+	p.reportKernelUsage(&res.Stats)
 	if sig, ok := p.exitSignal(); ok && sig == syscall.SIGSYS && res.Error != nil && res.Error.Type == contract.SandboxError {
 		res.Error.Message = "the child was killed by its seccomp filter: it made a forbidden system call (" + res.Error.Message + ")"
 	}
@@ -437,17 +429,16 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 	if err == nil {
 		return res, true, true
 	}
-	// Classify from what the supervisor knows.
+	// Classify from what the supervisor knows; the child is finished
+	// either way.
+	p.killGroup()
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
-		p.killGroup()
 		return contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits), false, started
 	case killed.Load() || errors.Is(streamCtx.Err(), context.DeadlineExceeded):
-		p.killGroup()
 		return contract.Fail(contract.Errorf(contract.TimeoutError,
 			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits), false, started
 	default:
-		p.killGroup()
 		e := contract.AsError(err)
 		if e.Type != contract.SandboxError {
 			e = &contract.Error{Type: contract.SandboxError, Message: err.Error()}
