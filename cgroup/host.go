@@ -32,6 +32,12 @@ type Report struct {
 	Reason string
 }
 
+// Usable reports whether children can be given memory caps here: a
+// cgroup mode, the memory controller, and a writable place for groups.
+func (r Report) Usable() bool {
+	return r.Mode != ModeNone && r.Writable && r.Controllers["memory"]
+}
+
 // Detect reports what the machine offers. Its only side effect is creating
 // and removing one probe group per controller.
 func Detect() Report {

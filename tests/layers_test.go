@@ -39,7 +39,7 @@ func requireRoot(t *testing.T) {
 
 func requireCgroups(t *testing.T) {
 	t.Helper()
-	if r := cgroup.Detect(); r.Mode == cgroup.ModeNone || !r.Writable || !r.Controllers["memory"] {
+	if r := cgroup.Detect(); !r.Usable() {
 		t.Skipf("skipping: no writable cgroup memory controller here: %+v", r)
 	}
 }

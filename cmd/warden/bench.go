@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -69,7 +68,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	rate := fs.Float64("rate", 0, "start at most this many executions per second (0: as fast as possible); a low rate measures a warm pool")
 	skipInProcess := fs.Bool("no-in-process", false, "skip the in-process comparison")
-	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory")
+	cacheDir := fs.String("cache-dir", supervisor.DefaultCacheDir(), "wazero compilation cache directory")
 	noCgroups := fs.Bool("no-cgroups", false, "switch the cgroup layer off (RLIMIT_DATA fallback)")
 	noNS := fs.Bool("no-namespaces", false, "switch the child's namespaces off")
 	noSeccomp := fs.Bool("no-seccomp", false, "switch the child's seccomp filter off")
@@ -102,9 +101,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if *spawnConc == 0 {
 		*spawnConc = *conc
 	}
-	if *cacheDir == "" {
-		*cacheDir = os.TempDir() + "/warden-wazero"
-	}
+	*cacheDir = supervisedCacheDir(*cacheDir)
 	req := contract.Request{Code: code, Input: json.RawMessage(*input)}
 	ctx := context.Background()
 	rep := benchReport{Script: script, Executions: *n, Concurrency: *conc, PoolSize: *poolSize}
@@ -116,7 +113,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	sup, err := supervisor.New(supervisor.Config{
 		CacheDir: *cacheDir, PoolSize: *poolSize, SpawnConcurrency: *spawnConc, QueueTimeout: time.Minute,
 		Cgroups: cg, NoNamespaces: *noNS, NoSeccomp: *noSeccomp, NoRlimits: *noRlimits, ReapedUsage: *reapedUsage, KeepWarm: *keepWarm,
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: warnLogger(stderr),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "warden bench: %v\n", err)
@@ -187,9 +184,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	}
 
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		writeJSON(stdout, rep)
 	} else {
 		printBench(stdout, rep, !*skipInProcess)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -39,9 +38,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	checks := doctorChecks()
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(checks)
+		writeJSON(stdout, checks)
 	} else {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "LAYER\tSTATUS\tDETAIL")
@@ -69,8 +66,16 @@ func doctorChecks() []layerCheck {
 		{"2 interpreter limits", true, fmt.Sprintf("QuickJS heap %d MiB, stack %d KiB, interrupt at the deadline (%v)", d.MemoryBytes>>20, d.StackBytes>>10, d.Timeout)},
 		{"3 wasm imports and memory cap", true, "6 WASI functions written by the host, no filesystem or sockets; linear memory capped at 1.25 x heap + 4 MiB"},
 	}
-	checks = append(checks, processCheck())
-	checks = append(checks, cgroupChecks()...)
+	// One supervisor serves the checks that need one (it starts a child).
+	sup, supErr := supervisor.New(supervisor.Config{PoolSize: 1})
+	if supErr == nil {
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			sup.Close(ctx)
+		}()
+	}
+	checks = append(checks, processCheck(sup, supErr), cgroupCheck())
 	for _, ns := range []struct {
 		name string
 		flag uintptr
@@ -80,25 +85,23 @@ func doctorChecks() []layerCheck {
 	ok, why := child.SeccompAvailable()
 	checks = append(checks, layerCheck{"5 seccomp filter", ok, why})
 	nnp := layerCheck{Layer: "5 no_new_privs", Active: true, Detail: "PR_SET_NO_NEW_PRIVS set in every child"}
-	if _, err := probe(0, true); err != nil {
+	if err := probe(0); err != nil {
 		nnp.Active, nnp.Detail = false, err.Error()
 	}
 	checks = append(checks, nnp)
-	checks = append(checks, userCheck())
+	checks = append(checks, userCheck(sup, supErr))
 	checks = append(checks, layerCheck{"7 kill at deadline + grace", true, "SIGKILL of the child's process group; Pdeathsig ties children to the supervisor"})
 	return checks
 }
 
-func processCheck() layerCheck {
+func processCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 	c := layerCheck{Layer: "4-5 process per execution"}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	sup, err := supervisor.New(supervisor.Config{CacheDir: defaultCacheDir(), PoolSize: 1})
-	if err != nil {
-		c.Detail = err.Error()
+	if supErr != nil {
+		c.Detail = supErr.Error()
 		return c
 	}
-	defer sup.Close(ctx)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	start := time.Now()
 	res, err := sup.Execute(ctx, contract.Request{Code: "return 1"}, nil)
 	if err != nil {
@@ -110,9 +113,9 @@ func processCheck() layerCheck {
 	return c
 }
 
-func cgroupChecks() []layerCheck {
+func cgroupCheck() layerCheck {
 	r := cgroup.Detect()
-	c := layerCheck{Layer: "6 cgroup", Active: r.Mode != cgroup.ModeNone && r.Writable && r.Controllers["memory"]}
+	c := layerCheck{Layer: "6 cgroup", Active: r.Usable()}
 	var ctl []string
 	for name, ok := range r.Controllers {
 		if ok {
@@ -126,12 +129,12 @@ func cgroupChecks() []layerCheck {
 	if !c.Active {
 		c.Detail += "; children get RLIMIT_DATA instead"
 	}
-	return []layerCheck{c}
+	return c
 }
 
 func namespaceCheck(name string, flag uintptr) layerCheck {
 	c := layerCheck{Layer: "5 " + name + " namespace"}
-	if _, err := probe(flag, false); err != nil {
+	if err := probe(flag); err != nil {
 		c.Detail = "cannot create one here: " + err.Error()
 		return c
 	}
@@ -143,32 +146,27 @@ func namespaceCheck(name string, flag uintptr) layerCheck {
 	return c
 }
 
-// probe starts /bin/true with the given clone flags (and no_new_privs).
-func probe(flags uintptr, noNewPrivs bool) (string, error) {
+// probe starts /bin/true with the given clone flags.
+func probe(flags uintptr) error {
 	cmd := exec.Command("/bin/true")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags}
 	if flags&syscall.CLONE_NEWUSER != 0 {
 		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
 		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 	}
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return cmd.Run()
 }
 
-func userCheck() layerCheck {
+func userCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 	c := layerCheck{Layer: "5 unprivileged child user"}
 	if os.Geteuid() != 0 {
 		c.Active, c.Detail = true, fmt.Sprintf("the supervisor and its children run as uid %d", os.Geteuid())
 		return c
 	}
-	sup, err := supervisor.New(supervisor.Config{CacheDir: defaultCacheDir(), PoolSize: 1, Cgroups: supervisor.CgroupsOff})
-	if err != nil {
-		c.Detail = err.Error()
+	if supErr != nil {
+		c.Detail = supErr.Error()
 		return c
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	defer sup.Close(ctx)
 	l := sup.Layers()
 	if l.ChildUID > 0 {
 		c.Active, c.Detail = true, fmt.Sprintf("supervisor is root; children run as uid %d", l.ChildUID)

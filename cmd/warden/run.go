@@ -63,7 +63,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	timeout := fs.Duration("timeout", 0, "wall-clock timeout (default 1s)")
 	memory := fs.String("memory", "", "memory limit in bytes; KiB/MiB/GiB suffixes allowed (default 16MiB)")
 	stack := fs.String("stack", "", "stack limit in bytes (default 512KiB)")
-	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory (empty: none)")
+	cacheDir := fs.String("cache-dir", supervisor.DefaultCacheDir(), "wazero compilation cache directory (empty: none)")
 	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
@@ -152,7 +152,27 @@ func parseBytes(s string) (int64, error) {
 	return n * mult, nil
 }
 
-func defaultCacheDir() string { return supervisor.DefaultCacheDir() }
+// supervisedCacheDir is the cache a supervisor gets: children need a
+// file cache to share, so an empty choice means one under the temporary
+// directory.
+func supervisedCacheDir(dir string) string {
+	if dir == "" {
+		return filepath.Join(os.TempDir(), "warden-wazero")
+	}
+	return dir
+}
+
+// warnLogger logs warnings and errors as text to w.
+func warnLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// writeJSON writes v to w as indented JSON.
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
 
 // staticData answers host.request(name) with data[name].
 func staticData(data map[string]json.RawMessage) contract.DataHandler {
@@ -218,14 +238,11 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 
 // runSupervised runs the script in a child process, as the daemon does.
 func runSupervised(ctx context.Context, o *runOptions) (contract.Result, error) {
-	if o.cacheDir == "" {
-		o.cacheDir = filepath.Join(os.TempDir(), "warden-wazero")
-	}
 	sup, err := supervisor.New(supervisor.Config{
-		CacheDir:     o.cacheDir,
+		CacheDir:     supervisedCacheDir(o.cacheDir),
 		PoolSize:     1,
 		QueueTimeout: 30 * time.Second,
-		Logger:       slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:       warnLogger(os.Stderr),
 	})
 	if err != nil {
 		return contract.Result{}, err
