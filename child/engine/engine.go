@@ -188,7 +188,7 @@ func (e *Engine) Close(ctx context.Context) error {
 
 // Execute runs one request on a fresh VM: the in-process path.
 func (e *Engine) Execute(ctx context.Context, req contract.Request, opts RunOptions) contract.Result {
-	limits, clamped, err := e.Limits(req.Limits)
+	limits, _, err := e.Limits(req.Limits)
 	if err != nil {
 		return contract.Fail(err, limits)
 	}
@@ -205,7 +205,6 @@ func (e *Engine) Execute(ctx context.Context, req contract.Request, opts RunOpti
 		return contract.Fail(err, limits)
 	}
 	defer vm.Close(context.WithoutCancel(ctx))
-	res := vm.Run(ctx, req, opts)
-	res.Clamped = clamped
-	return res
+	// Run resolves the same limits again and reports them clamped.
+	return vm.Run(ctx, req, opts)
 }

@@ -457,7 +457,9 @@ func (vm *VM) dispatch(ctx context.Context, namePtr, nameLen, argc, argv uint32)
 	if vm.ph != phaseRun {
 		return vm.throwError("host functions are not available outside the execution")
 	}
-	args := make([]string, 0, 2)
+	// Each argument is already a copy out of linear memory (stringBytes);
+	// it is converted to UTF-8 once, where it is used.
+	args := make([][]byte, 0, 2)
 	for i := uint32(0); i < argc && i < 2; i++ {
 		box, ok := mem.ReadUint32Le(argv + 4*i)
 		if !ok {
@@ -470,17 +472,17 @@ func (vm *VM) dispatch(ctx context.Context, namePtr, nameLen, argc, argv uint32)
 		if !isStr {
 			return vm.throwError(name + ": arguments must be strings")
 		}
-		args = append(args, string(b))
+		args = append(args, b)
 	}
 	var answer string
 	switch {
 	case name == hostFnLog && len(args) == 2:
-		vm.addLog(args[0], args[1])
+		vm.addLog(string(args[0]), args[1])
 		return vm.returnString("")
 	case name == hostFnSHA256 && len(args) == 1:
-		answer = sha256Hex(wtf8ToUTF8([]byte(args[0])))
+		answer = sha256Hex(wtf8ToUTF8(args[0]))
 	case name == hostFnRequest && len(args) == 2:
-		answer = vm.request(ctx, args[0], args[1])
+		answer = vm.request(string(args[0]), args[1])
 	default:
 		return vm.throwError("warden: unknown host call " + name)
 	}
@@ -497,11 +499,11 @@ func (vm *VM) returnString(s string) uint32 {
 
 const logTruncatedMarker = "[warden: log output truncated: over the output limit]"
 
-func (vm *VM) addLog(level, text string) {
+func (vm *VM) addLog(level string, raw []byte) {
 	if vm.logsCut {
 		return
 	}
-	text = string(wtf8ToUTF8([]byte(text)))
+	text := string(wtf8ToUTF8(raw))
 	size := int64(len(level) + len(text))
 	entry := contract.LogEntry{Level: level, Text: text}
 	if vm.logBytes+size > vm.limits.OutputBytes {
@@ -518,12 +520,12 @@ func (vm *VM) addLog(level, text string) {
 
 // request answers host.request: "1" + JSON on success, "0" + message on
 // failure (the prelude turns them into a settled promise).
-func (vm *VM) request(ctx context.Context, name, argsJSON string) string {
+func (vm *VM) request(name string, argsJSON []byte) string {
 	vm.requests++
 	if vm.opts.Handler == nil {
 		return "0host.request: no data handler is configured for this execution"
 	}
-	ans, err := vm.opts.Handler(vm.deadlineCtx, name, json.RawMessage(wtf8ToUTF8([]byte(argsJSON))))
+	ans, err := vm.opts.Handler(vm.deadlineCtx, name, json.RawMessage(wtf8ToUTF8(argsJSON)))
 	if err != nil {
 		return "0" + err.Error()
 	}
