@@ -26,6 +26,26 @@ func parentName(pid, n int) string {
 	return fmt.Sprintf("warden-%d-%d", pid, n)
 }
 
+// makeParent creates this supervisor's parent group, warden-<pid> (or
+// warden-<pid>-<n> if that is taken), below every base directory at
+// once, and returns its name.
+func makeParent(bases []string) (string, error) {
+	for n := 0; ; n++ {
+		name := parentName(os.Getpid(), n)
+		dirs := make([]string, len(bases))
+		for i, b := range bases {
+			dirs[i] = filepath.Join(b, name)
+		}
+		err := mkdirExclusive(dirs)
+		if err == nil {
+			return name, nil
+		}
+		if !errors.Is(err, ErrExists) || n >= 100 {
+			return "", fmt.Errorf("cgroup: create parent group: %w", err)
+		}
+	}
+}
+
 // ownerPid returns the supervisor pid in a group name made by parentName (or
 // by Detect's probe, "warden-probe-<pid>").
 func ownerPid(name string) (int, bool) {

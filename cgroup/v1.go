@@ -2,9 +2,7 @@ package cgroup
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -50,20 +48,13 @@ func (m *Manager) initV1(ctx context.Context, cfg Config, h host) error {
 		ctls = append(ctls, c)
 	}
 
-	var name string
-	for n := 0; ; n++ {
-		name = parentName(os.Getpid(), n)
-		dirs := make([]string, len(ctls))
-		for i, c := range ctls {
-			dirs[i] = filepath.Join(c.baseDir, name)
-		}
-		err := mkdirExclusive(dirs)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, ErrExists) || n >= 100 {
-			return fmt.Errorf("cgroup: create parent group: %w", err)
-		}
+	bases := make([]string, len(ctls))
+	for i, c := range ctls {
+		bases[i] = c.baseDir
+	}
+	name, err := makeParent(bases)
+	if err != nil {
+		return err
 	}
 
 	rel := make(map[cgroup1.Name]string)

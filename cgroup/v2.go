@@ -68,16 +68,9 @@ func (m *Manager) initV2(ctx context.Context, cfg Config, h host) error {
 	}
 	m.cleanStale(ctx, baseDir)
 
-	var name string
-	for n := 0; ; n++ {
-		name = parentName(os.Getpid(), n)
-		err := mkdirExclusive([]string{filepath.Join(baseDir, name)})
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, ErrExists) || n >= 100 {
-			return fmt.Errorf("cgroup: create parent group: %w", err)
-		}
+	name, err := makeParent([]string{baseDir})
+	if err != nil {
+		return err
 	}
 	dir := filepath.Join(baseDir, name)
 	if err := enableControllers(dir, ctls); err != nil {
