@@ -40,18 +40,20 @@ func reachableBy(path string, uid, gid int, dir bool) bool {
 	if err != nil {
 		return false
 	}
-	allowed := func(p string, bit uint32) (exists, ok bool) {
+	// searchable reports whether p exists and uid:gid may search it
+	// (execute permission).
+	searchable := func(p string) (exists, ok bool) {
 		var st syscall.Stat_t
 		if err := syscall.Stat(p, &st); err != nil {
 			return false, false
 		}
 		switch {
 		case int(st.Uid) == uid:
-			return true, st.Mode&(bit<<6) != 0
+			return true, st.Mode&0o100 != 0
 		case int(st.Gid) == gid:
-			return true, st.Mode&(bit<<3) != 0
+			return true, st.Mode&0o010 != 0
 		default:
-			return true, st.Mode&bit != 0
+			return true, st.Mode&0o001 != 0
 		}
 	}
 	parts := []string{abs}
@@ -61,9 +63,9 @@ func reachableBy(path string, uid, gid int, dir bool) bool {
 			break
 		}
 	}
-	// From the root down: each directory needs execute (search).
-	for i := len(parts) - 1; i >= 1; i-- {
-		exists, ok := allowed(parts[i], 1)
+	// From the root down to abs itself: each needs execute (search).
+	for i := len(parts) - 1; i >= 0; i-- {
+		exists, ok := searchable(parts[i])
 		if !exists {
 			return dir // the rest will be created, by root, for uid
 		}
@@ -71,9 +73,5 @@ func reachableBy(path string, uid, gid int, dir bool) bool {
 			return false
 		}
 	}
-	exists, ok := allowed(abs, 1)
-	if !exists {
-		return dir
-	}
-	return ok
+	return true
 }
