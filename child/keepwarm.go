@@ -21,7 +21,8 @@ import (
 // 33 s, with the same number of page faults (the host, not the guest,
 // makes it slow). Reading one byte of every page that was resident when
 // start-up ended, once per interval, keeps it warm: p50 after 10 s idle
-// 3.6 -> 2.5 ms, after 33 s 7.1 -> 4.6 ms (BENCHMARKS.md). A pass reads
+// 4.2 -> 2.5 ms, after 33 s 5.6 -> 3.8 ms (BENCHMARKS.md), for about 3 ms
+// of CPU per second per idle child. A pass reads
 // only pages that were already resident, so RSS does not grow, and makes
 // no system call but the sleeps between chunks.
 type keepWarm struct {

@@ -94,9 +94,9 @@ type Config struct {
 	// KeepWarm is how often an idle child re-reads the memory it has
 	// resident, so that an execution after a long idle spell does not
 	// pay for memory gone cold (on VMs such as the one Warden is
-	// measured on, an execution after 33 s idle took 7.1 ms at p50
-	// without it and 4.6 ms with it; BENCHMARKS.md). A pass costs an
-	// idle child well under a millisecond of CPU. Default 1s; values
+	// measured on, an execution after 33 s idle took 5.6 ms at p50
+	// without it and 3.8 ms with it; BENCHMARKS.md). It costs an idle
+	// child about 3 ms of CPU per second at the default. Default 1s; values
 	// under 100ms are raised to 100ms; negative turns it off.
 	KeepWarm time.Duration
 	// ReapedUsage makes Execute wait until the child is reaped and report
