@@ -48,7 +48,7 @@ func TestLimitsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(b) != `{"timeout_ms":1000,"memory_bytes":16777216,"stack_bytes":524288,"output_bytes":1048576,"code_bytes":262144}` {
+	if string(b) != `{"timeout_ms":1000,"memory_bytes":16777216,"stack_bytes":524288,"output_bytes":1048576,"code_bytes":262144,"data_requests":1000,"data_bytes":16777216}` {
 		t.Fatalf("unexpected JSON %s", b)
 	}
 	var back Limits

@@ -20,15 +20,24 @@ type Limits struct {
 	OutputBytes int64
 	// CodeBytes caps the source size (code plus modules).
 	CodeBytes int64
+	// DataRequests caps the number of host.request calls one execution
+	// may make.
+	DataRequests int64
+	// DataBytes caps the bytes of host.request traffic one execution may
+	// cause, both ways: request names and arguments sent plus answers
+	// received.
+	DataBytes int64
 }
 
 // DefaultLimits are what an execution gets when it asks for nothing.
 var DefaultLimits = Limits{
-	Timeout:     1000 * time.Millisecond,
-	MemoryBytes: 16 << 20,
-	StackBytes:  512 << 10,
-	OutputBytes: 1 << 20,
-	CodeBytes:   256 << 10,
+	Timeout:      1000 * time.Millisecond,
+	MemoryBytes:  16 << 20,
+	StackBytes:   512 << 10,
+	OutputBytes:  1 << 20,
+	CodeBytes:    256 << 10,
+	DataRequests: 1000,
+	DataBytes:    16 << 20,
 }
 
 // DefaultCaps are the hard caps a request may raise its limits to.
@@ -37,9 +46,11 @@ var DefaultCaps = Limits{
 	MemoryBytes: 256 << 20,
 	// The QuickJS wasm build has a 1 MiB shadow stack; past half of it
 	// QuickJS cannot unwind a stack overflow cleanly (QUICKJS-WASM.md).
-	StackBytes:  512 << 10,
-	OutputBytes: 16 << 20,
-	CodeBytes:   1 << 20,
+	StackBytes:   512 << 10,
+	OutputBytes:  16 << 20,
+	CodeBytes:    1 << 20,
+	DataRequests: 100_000,
+	DataBytes:    256 << 20,
 }
 
 // MinMemoryBytes is the smallest memory limit QuickJS can initialise under.
@@ -49,21 +60,25 @@ const MinMemoryBytes = 1 << 20
 const MaxStackBytes = 512 << 10
 
 type limitsJSON struct {
-	TimeoutMS   int64 `json:"timeout_ms"`
-	MemoryBytes int64 `json:"memory_bytes"`
-	StackBytes  int64 `json:"stack_bytes"`
-	OutputBytes int64 `json:"output_bytes"`
-	CodeBytes   int64 `json:"code_bytes"`
+	TimeoutMS    int64 `json:"timeout_ms"`
+	MemoryBytes  int64 `json:"memory_bytes"`
+	StackBytes   int64 `json:"stack_bytes"`
+	OutputBytes  int64 `json:"output_bytes"`
+	CodeBytes    int64 `json:"code_bytes"`
+	DataRequests int64 `json:"data_requests"`
+	DataBytes    int64 `json:"data_bytes"`
 }
 
 // MarshalJSON writes the timeout in milliseconds.
 func (l Limits) MarshalJSON() ([]byte, error) {
 	return json.Marshal(limitsJSON{
-		TimeoutMS:   l.Timeout.Milliseconds(),
-		MemoryBytes: l.MemoryBytes,
-		StackBytes:  l.StackBytes,
-		OutputBytes: l.OutputBytes,
-		CodeBytes:   l.CodeBytes,
+		TimeoutMS:    l.Timeout.Milliseconds(),
+		MemoryBytes:  l.MemoryBytes,
+		StackBytes:   l.StackBytes,
+		OutputBytes:  l.OutputBytes,
+		CodeBytes:    l.CodeBytes,
+		DataRequests: l.DataRequests,
+		DataBytes:    l.DataBytes,
 	})
 }
 
@@ -77,11 +92,13 @@ func (l *Limits) UnmarshalJSON(b []byte) error {
 		return Errorf(ContractError, "limits: %v", err)
 	}
 	*l = Limits{
-		Timeout:     time.Duration(j.TimeoutMS) * time.Millisecond,
-		MemoryBytes: j.MemoryBytes,
-		StackBytes:  j.StackBytes,
-		OutputBytes: j.OutputBytes,
-		CodeBytes:   j.CodeBytes,
+		Timeout:      time.Duration(j.TimeoutMS) * time.Millisecond,
+		MemoryBytes:  j.MemoryBytes,
+		StackBytes:   j.StackBytes,
+		OutputBytes:  j.OutputBytes,
+		CodeBytes:    j.CodeBytes,
+		DataRequests: j.DataRequests,
+		DataBytes:    j.DataBytes,
 	}
 	return nil
 }
@@ -102,6 +119,8 @@ func Resolve(requested, defaults, caps Limits) (in Limits, clamped []string, err
 		{"stack_bytes", requested.StackBytes, defaults.StackBytes, caps.StackBytes, &in.StackBytes},
 		{"output_bytes", requested.OutputBytes, defaults.OutputBytes, caps.OutputBytes, &in.OutputBytes},
 		{"code_bytes", requested.CodeBytes, defaults.CodeBytes, caps.CodeBytes, &in.CodeBytes},
+		{"data_requests", requested.DataRequests, defaults.DataRequests, caps.DataRequests, &in.DataRequests},
+		{"data_bytes", requested.DataBytes, defaults.DataBytes, caps.DataBytes, &in.DataBytes},
 	}
 	for _, f := range fields {
 		v := f.req
