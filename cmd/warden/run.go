@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -62,7 +63,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	timeout := fs.Duration("timeout", 0, "wall-clock timeout (default 1s)")
 	memory := fs.String("memory", "", "memory limit in bytes; KiB/MiB/GiB suffixes allowed (default 16MiB)")
 	stack := fs.String("stack", "", "stack limit in bytes (default 512KiB)")
-	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory (empty: none in process; the supervisor's default otherwise)")
+	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process; empty: the supervisor's default, none in process)")
 	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
@@ -158,6 +159,17 @@ func defaultCacheDir() string {
 	return dir
 }
 
+// inProcessCacheDir is the in-process engine's cache: beside the
+// supervisor's, not in it. Its entry (compiled with CloseOnContextDone)
+// is not one children use, and every file in the supervisor's cache is
+// one each child checks against its SHA-256 before starting.
+func inProcessCacheDir(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Clean(dir) + "-in-process"
+}
+
 // warnLogger logs warnings and errors as text to w.
 func warnLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -219,13 +231,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runInProcess runs the script on an in-process engine. With nothing
 // above it to kill a slow C builtin, CloseOnContextDone is on.
 func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
-	if o.cacheDir != "" {
-		// 0755: a supervised run may later share it with its children.
-		if err := os.MkdirAll(o.cacheDir, 0o755); err != nil {
-			o.cacheDir = ""
+	dir := inProcessCacheDir(o.cacheDir)
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			dir = ""
 		}
 	}
-	eng, err := engine.New(ctx, engine.Config{CacheDir: o.cacheDir, CloseOnContextDone: true})
+	eng, err := engine.New(ctx, engine.Config{CacheDir: dir, CloseOnContextDone: true})
 	if err != nil {
 		return contract.Result{}, err
 	}
