@@ -50,7 +50,7 @@ func (g *compileGate) wait(ctx context.Context, fill func(context.Context) (*cac
 	select {
 	case g.turn <- struct{}{}:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, fmt.Errorf("supervisor: waiting for the compile child: %w", ctx.Err())
 	}
 	defer func() { <-g.turn }()
 	if st := g.state.Load(); st != nil {

@@ -116,3 +116,36 @@ func TestCacheDigestMismatch(t *testing.T) {
 		})
 	}
 }
+
+// TestCompileChildFailure: a compile child that fails, or that does not
+// finish within StartTimeout, fails the spawn with an error that says
+// so (and, for a failure, what the child wrote on stderr).
+func TestCompileChildFailure(t *testing.T) {
+	for _, tc := range []struct{ name, script, want string }{
+		{"exits 1", "echo 'no space left on device' >&2; exit 1", "no space left on device"},
+		{"hangs", "exec sleep 30", "within 300ms (Config.StartTimeout)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := publicTempDir(t)
+			bin := filepath.Join(dir, "child.sh")
+			if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			s := newSup(t, func(c *Config) {
+				c.Binary, c.CacheDir, c.PoolSize, c.StartTimeout = bin, filepath.Join(dir, "cache"), 1, 300*time.Millisecond
+			})
+			start := time.Now()
+			_, err := s.spawn(context.Background(), s.cfg.Defaults.MemoryBytes)
+			if err == nil || !strings.Contains(err.Error(), "compile child") || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want an error about the compile child saying %q, got %v", tc.want, err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("spawn took %v", d)
+			}
+			if c := s.Cache(); c.Ready {
+				t.Error("cache marked ready after a failed compile child")
+			}
+			t.Log(err)
+		})
+	}
+}

@@ -68,8 +68,9 @@ func defaultCacheDir(euid int) (string, error) {
 // Missing directories are created 0755 (they are the supervisor's own).
 // Directories that exist are never changed: each from / down must be
 // searchable by the children's uid:gid (uid -1: the supervisor's own),
-// and none writable by others unless sticky (another user could rename
-// the cache away and put their own in its place). The cache dir itself
+// owned by root or the supervisor's uid, and not writable by group or
+// others unless sticky (anyone who may write a parent could rename the
+// cache away and put their own in its place). The cache dir itself
 // must be a real directory (no symbolic link), owned by the supervisor's
 // uid and not writable by group or others; so must everything in it
 // (checkCacheTree).
@@ -95,8 +96,13 @@ func prepareCacheDir(dir string, uid, gid int) (string, error) {
 		if !searchable(&st, uid, gid) {
 			return "", &CacheError{p, fmt.Sprintf("not searchable by the children's uid %d: make it searchable (chmod o+x) or set Config.CacheDir elsewhere", uid)}
 		}
-		if st.Mode&0o002 != 0 && st.Mode&syscall.S_ISVTX == 0 {
-			return "", &CacheError{p, "a parent writable by others without the sticky bit (anyone could replace the cache)"}
+		// Whoever may write a parent may rename the cache away and put
+		// their own in its place (the sticky bit stops all but its owner).
+		if int(st.Uid) != 0 && int(st.Uid) != os.Geteuid() {
+			return "", &CacheError{p, fmt.Sprintf("a parent owned by uid %d, neither root nor the supervisor's uid (its owner could replace the cache): set Config.CacheDir elsewhere", st.Uid)}
+		}
+		if st.Mode&0o022 != 0 && st.Mode&syscall.S_ISVTX == 0 {
+			return "", &CacheError{p, fmt.Sprintf("a parent writable by group or others without the sticky bit (mode %o: they could replace the cache): set Config.CacheDir elsewhere", st.Mode&0o7777)}
 		}
 		if p == "/" {
 			break

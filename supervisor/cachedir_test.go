@@ -118,6 +118,17 @@ func TestCacheDirRefused(t *testing.T) {
 			mk(t, p, 0o700)
 			return filepath.Join(p, "cache"), p
 		}},
+		{"parent owned by another uid", func(t *testing.T, base string) (string, string) {
+			p := filepath.Join(base, "theirs")
+			mk(t, p, 0o755)
+			os.Chown(p, other, other)
+			return filepath.Join(p, "cache"), p
+		}},
+		{"parent writable by its group", func(t *testing.T, base string) (string, string) {
+			p := filepath.Join(base, "shared")
+			mk(t, p, 0o775)
+			return filepath.Join(p, "cache"), p
+		}},
 		{"cache dir not searchable by the children", func(t *testing.T, base string) (string, string) {
 			c := filepath.Join(base, "cache")
 			mk(t, c, 0o700)

@@ -85,7 +85,7 @@ func (p *process) rusage() (cpu time.Duration, maxRSS int64, ok bool) {
 func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err error) {
 	cache, err := s.compile.wait(ctx, s.fillCache)
 	if err != nil {
-		return nil, fmt.Errorf("supervisor: compilation cache: %w", err)
+		return nil, err
 	}
 	var cfg []byte
 	var group cgroupGroup

@@ -64,7 +64,8 @@ type Config struct {
 	// KillGrace is how long past its deadline a child may take before its
 	// process group is SIGKILLed. Default 250ms.
 	KillGrace time.Duration
-	// StartTimeout bounds one child's start-up and handshake. Default 10s.
+	// StartTimeout bounds one child's start-up and handshake, and the
+	// compile child's run. Default 10s.
 	StartTimeout time.Duration
 	// Defaults and Caps bound requests. Default: contract.DefaultLimits
 	// and contract.DefaultCaps.
