@@ -41,10 +41,21 @@ type Config struct {
 	// MemoryBytes is the memory profile this child is prepared for.
 	MemoryBytes int64 `json:"memory_bytes"`
 	// CacheDir is the wazero compilation cache shared by all children.
-	CacheDir string           `json:"cache_dir"`
-	Defaults contract.Limits  `json:"defaults"`
-	Caps     contract.Limits  `json:"caps"`
-	Harden   HardeningOptions `json:"harden"`
+	CacheDir string `json:"cache_dir"`
+	// CacheDigests is the SHA-256 (hex) of every file in CacheDir, by
+	// path relative to it, as the supervisor recorded them after the
+	// compile child ran. When set, the child refuses to start unless the
+	// cache holds exactly these files with these digests. The cache is
+	// then warm, so the engine only reads it.
+	CacheDigests map[string]string `json:"cache_digests,omitempty"`
+	// CompileOnly makes the process a compile child: it compiles the
+	// module into CacheDir (or loads it from there) and exits 0, without
+	// serving. The supervisor runs one, as its own uid, before the first
+	// child.
+	CompileOnly bool             `json:"compile_only,omitempty"`
+	Defaults    contract.Limits  `json:"defaults"`
+	Caps        contract.Limits  `json:"caps"`
+	Harden      HardeningOptions `json:"harden"`
 	// KeepWarmMS, when positive, makes the child re-read its resident
 	// memory every so many milliseconds while it waits for its execution
 	// (keepwarm.go).
@@ -88,6 +99,13 @@ func Main() int {
 	if err := json.Unmarshal([]byte(os.Getenv(ConfigEnv)), &cfg); err != nil {
 		logger.Error("bad child configuration", "env", ConfigEnv, "error", err.Error())
 		return 2
+	}
+	if cfg.CompileOnly {
+		if err := compileOnly(context.Background(), cfg); err != nil {
+			logger.Error("compile child failed", "error", err.Error())
+			return 3
+		}
+		return 0
 	}
 	r, err := prepare(context.Background(), cfg, clock, logger)
 	if err == nil {
@@ -169,22 +187,17 @@ func prepare(ctx context.Context, cfg Config, clock *startupClock, logger hclog.
 		return nil, err
 	}
 	clock.mark(PhaseHarden)
+	if cfg.CacheDigests != nil {
+		if err := verifyCache(cfg.CacheDir, cfg.CacheDigests); err != nil {
+			return nil, err
+		}
+		clock.mark(PhaseCacheCheck)
+	}
 	mem := cfg.MemoryBytes
 	if mem == 0 {
 		mem = cfg.Defaults.MemoryBytes
 	}
-	eng, err := engine.New(ctx, engine.Config{
-		CacheDir: cfg.CacheDir,
-		// Compiled for this child's profile only.
-		MemoryBytes: mem,
-		// The supervisor's SIGKILL bounds slow builtins; the optimizing
-		// path stays free of per-loop context checks.
-		CloseOnContextDone: false,
-		// One instance in this process's life: reserve its memory.
-		ReserveLinearMemory: true,
-		Defaults:            cfg.Defaults,
-		Caps:                cfg.Caps,
-	})
+	eng, err := engine.New(ctx, engineConfig(cfg, mem))
 	if err != nil {
 		return nil, fmt.Errorf("child: engine: %w", err)
 	}

@@ -39,6 +39,7 @@ func newStartupClock() *startupClock {
 const (
 	PhaseExecToMain = "exec to main (runtime start, package inits)"
 	PhaseHarden     = "configuration, no_new_privs"
+	PhaseCacheCheck = "compilation cache SHA-256 check"
 	PhaseModule     = "engine: QuickJS module from the compilation cache"
 	PhaseVM         = "engine: instance, QuickJS init, prelude"
 	PhaseWarmUp     = "wire warm-up (protobuf coders)"

@@ -5,57 +5,147 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/wardenhq/warden/contract"
 )
 
-// TestCompileGate: one filler at a time while the cache is cold; a
-// failed filler hands the turn to the next; a waiter whose ctx ends gives
-// up; once a filler succeeds everyone passes at once.
+// TestCompileGate: one filler at a time; a failed fill hands the turn to
+// the next caller; a waiter whose ctx ends gives up; once a fill succeeds
+// everyone gets its result at once.
 func TestCompileGate(t *testing.T) {
-	dir := t.TempDir()
-	g := newCompileGate(dir)
-	if g.warm.Load() {
-		t.Fatal("empty dir taken for a warm cache")
-	}
-	first, err := g.enter(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := newCompileGate()
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	fail := errors.New("compile failed")
+	firstErr := make(chan error, 1)
+	go func() {
+		_, err := g.wait(context.Background(), func(context.Context) (*cacheState, error) {
+			close(entered)
+			<-release
+			return nil, fail
+		})
+		firstErr <- err
+	}()
+	<-entered
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := g.enter(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("a second filler got in while the first held the turn: %v", err)
+	if _, err := g.wait(ctx, func(context.Context) (*cacheState, error) {
+		t.Error("a second filler got in while the first held the turn")
+		return nil, nil
+	}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("waiter whose ctx ended: %v", err)
 	}
-	got := make(chan func(bool), 1)
-	go func() {
-		d, _ := g.enter(context.Background())
-		got <- d
-	}()
-	first(false) // the first child failed: the next takes over
-	var second func(bool)
-	select {
-	case second = <-got:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the turn did not pass on after a failed filler")
+	close(release)
+	if err := <-firstErr; !errors.Is(err, fail) {
+		t.Fatalf("first filler: %v", err)
 	}
-	second(true)
-	if !g.warm.Load() {
-		t.Fatal("not warm after a successful filler")
-	}
+	want := &cacheState{digests: map[string]string{"f": "x"}}
+	fills := 0
 	for i := 0; i < 3; i++ {
-		d, err := g.enter(context.Background())
-		if err != nil {
-			t.Fatal(err)
+		st, err := g.wait(context.Background(), func(context.Context) (*cacheState, error) {
+			fills++
+			return want, nil
+		})
+		if err != nil || st != want {
+			t.Fatalf("wait %d: %v, %v", i, st, err)
 		}
-		d(true)
 	}
+	if fills != 1 {
+		t.Fatalf("filled %d times after a failure, want once", fills)
+	}
+}
 
-	// A directory with a compiled module in wazero's layout starts warm.
-	sub := filepath.Join(dir, "wazero-v0-amd64-linux")
-	os.MkdirAll(sub, 0o700)
-	os.WriteFile(filepath.Join(sub, "0123abcd"), []byte("x"), 0o600)
-	if !newCompileGate(dir).warm.Load() {
-		t.Error("a cache holding a module was taken for a cold one")
+// TestCacheDigestMismatch: a compiled module changed (or a file planted)
+// after the compile child ran is refused by the next child, and the
+// spawn fails with an error that says so; the supervisor keeps serving
+// the children it already has and does not crash.
+func TestCacheDigestMismatch(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tamper func(t *testing.T, module string)
+		want   string
+	}{
+		{"modified module", func(t *testing.T, module string) {
+			b, err := os.ReadFile(module)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 0xff
+			if err := os.WriteFile(module, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "does not match"},
+		{"planted file", func(t *testing.T, module string) {
+			if err := os.WriteFile(module+"0", []byte("code"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "not one the supervisor's compile child wrote"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cache := filepath.Join(publicTempDir(t), "cache")
+			s := newSup(t, func(c *Config) { c.CacheDir = cache; c.PoolSize = 1; c.QueueTimeout = 2 * time.Second })
+			// The first execution proves the cache good.
+			if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			files, _ := filepath.Glob(filepath.Join(cache, "wazero-*", "*"))
+			if len(files) != 1 {
+				t.Fatalf("want one compiled module in the cache, got %v", files)
+			}
+			tc.tamper(t, files[0])
+			_, err := s.spawn(context.Background(), s.cfg.Defaults.MemoryBytes)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "compilation cache") {
+				t.Fatalf("spawn over a tampered cache: want an error saying %q, got %v", tc.want, err)
+			}
+			t.Log(err)
+			// Executions fail with the reason once the pool has no good
+			// child left.
+			var res contract.Result
+			for i := 0; i < 3; i++ {
+				res, err = s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil)
+				if err != nil {
+					break
+				}
+			}
+			if err == nil || res.Error.Type != contract.CapacityError || !strings.Contains(res.Error.Message, tc.want) {
+				t.Fatalf("want a CapacityError naming the cache, got %+v", res.Error)
+			}
+		})
+	}
+}
+
+// TestCompileChildFailure: a compile child that fails, or that does not
+// finish within StartTimeout, fails the spawn with an error that says
+// so (and, for a failure, what the child wrote on stderr).
+func TestCompileChildFailure(t *testing.T) {
+	for _, tc := range []struct{ name, script, want string }{
+		{"exits 1", "echo 'no space left on device' >&2; exit 1", "no space left on device"},
+		{"hangs", "exec sleep 30", "within 300ms (Config.StartTimeout)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := publicTempDir(t)
+			bin := filepath.Join(dir, "child.sh")
+			if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			s := newSup(t, func(c *Config) {
+				c.Binary, c.CacheDir, c.PoolSize, c.StartTimeout = bin, filepath.Join(dir, "cache"), 1, 300*time.Millisecond
+			})
+			start := time.Now()
+			_, err := s.spawn(context.Background(), s.cfg.Defaults.MemoryBytes)
+			if err == nil || !strings.Contains(err.Error(), "compile child") || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want an error about the compile child saying %q, got %v", tc.want, err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("spawn took %v", d)
+			}
+			if c := s.Cache(); c.Ready {
+				t.Error("cache marked ready after a failed compile child")
+			}
+			t.Log(err)
+		})
 	}
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -85,11 +83,10 @@ func (p *process) rusage() (cpu time.Duration, maxRSS int64, ok bool) {
 
 // spawn starts one child prepared for memory bytes.
 func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err error) {
-	done, err := s.compile.enter(ctx)
+	cache, err := s.compile.wait(ctx, s.fillCache)
 	if err != nil {
-		return nil, fmt.Errorf("supervisor: waiting for the compilation cache: %w", err)
+		return nil, err
 	}
-	defer func() { done(err == nil) }()
 	var cfg []byte
 	var group cgroupGroup
 	var capBytes int64
@@ -113,12 +110,13 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		hc.RlimitDataBytes = memCap + rlimitDataSlack
 	}
 	cfg, err = json.Marshal(child.Config{
-		MemoryBytes: memory,
-		KeepWarmMS:  max(s.cfg.KeepWarm.Milliseconds(), 0),
-		CacheDir:    s.cfg.CacheDir,
-		Defaults:    s.cfg.Defaults,
-		Caps:        s.cfg.Caps,
-		Harden:      hc,
+		MemoryBytes:  memory,
+		KeepWarmMS:   max(s.cfg.KeepWarm.Milliseconds(), 0),
+		CacheDir:     s.cfg.CacheDir,
+		CacheDigests: cache.digests,
+		Defaults:     s.cfg.Defaults,
+		Caps:         s.cfg.Caps,
+		Harden:       hc,
 	})
 	if err != nil {
 		return nil, err
@@ -159,6 +157,10 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	if err != nil {
 		if group != nil {
 			group.Delete()
+		}
+		if cerr := cacheDigestsMatch(s.cfg.CacheDir, cache.digests); cerr != nil {
+			// The child refuses such a cache at start-up: say why.
+			err = fmt.Errorf("the compilation cache changed after the compile child ran, and the child refused it: %w (%w)", cerr, err)
 		}
 		return nil, fmt.Errorf("supervisor: start child %s: %w", s.cfg.Binary, err)
 	}
@@ -220,16 +222,6 @@ func namespaceFlags() uintptr {
 		f |= syscall.CLONE_NEWUSER
 	}
 	return f
-}
-
-// chownTree hands dir and everything in it to uid:gid.
-func chownTree(dir string, uid, gid int) error {
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Lchown(path, uid, gid)
-	})
 }
 
 // exitSignal is the signal that ended the reaped child, if one did.

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -43,8 +42,14 @@ type Config struct {
 	Binary string
 	// ChildArgs are the child's arguments. Default: ["child"].
 	ChildArgs []string
-	// CacheDir is the wazero compilation cache every child shares.
-	// Default: $XDG_CACHE_HOME/warden/wazero (or the OS equivalent).
+	// CacheDir is the wazero compilation cache every child shares: only
+	// the supervisor writes it (with a compile child, as its own uid,
+	// before the first child starts); children read it and check each
+	// file's SHA-256. New creates it 0755 if missing and refuses it
+	// (ErrUnsafeCache) when it, or anything in it, is a symbolic link,
+	// is owned by another uid or is writable by group or others, or when
+	// a directory on its path is not searchable by the children's uid.
+	// Default: DefaultCacheDir (RootCacheDir as root).
 	CacheDir string
 	// PoolSize is the number of idle children kept ready per limits
 	// profile. Default 2.
@@ -59,7 +64,8 @@ type Config struct {
 	// KillGrace is how long past its deadline a child may take before its
 	// process group is SIGKILLed. Default 250ms.
 	KillGrace time.Duration
-	// StartTimeout bounds one child's start-up and handshake. Default 10s.
+	// StartTimeout bounds one child's start-up and handshake, and the
+	// compile child's run. Default 10s.
 	StartTimeout time.Duration
 	// Defaults and Caps bound requests. Default: contract.DefaultLimits
 	// and contract.DefaultCaps.
@@ -87,9 +93,8 @@ type Config struct {
 	// ChildUID and ChildGID choose the user children run as when the
 	// supervisor is root. Zero means automatic: nobody (65534:65534) when
 	// Binary is executable by it, else root with a warning (warden doctor
-	// reports it). -1 keeps the supervisor's own user. A child user gets
-	// the compilation cache handed to it; a CacheDir it cannot reach is
-	// replaced by /var/cache/warden/wazero-UID.
+	// reports it). -1 keeps the supervisor's own user. The child user
+	// only reads the compilation cache (see CacheDir).
 	ChildUID, ChildGID int
 	// KeepWarm is how often an idle child re-reads the memory it has
 	// resident, so that an execution after a long idle spell does not
@@ -159,9 +164,6 @@ func New(cfg Config) (*Supervisor, error) {
 		cfg.ChildArgs = []string{"child"}
 	}
 	cfg.ChildArgs = append([]string(nil), cfg.ChildArgs...)
-	if cfg.CacheDir == "" {
-		cfg.CacheDir = DefaultCacheDir()
-	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -170,20 +172,18 @@ func New(cfg Config) (*Supervisor, error) {
 	if userNote != "" {
 		cfg.Logger.Warn("children run as root", "reason", userNote)
 	}
-	if cfg.ChildUID > 0 && !reachableBy(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID, true) {
-		cfg.CacheDir = filepath.Join("/var/cache/warden", fmt.Sprintf("wazero-%d", cfg.ChildUID))
-	}
-	if err := os.MkdirAll(cfg.CacheDir, 0o700); err != nil {
-		return nil, fmt.Errorf("supervisor: cache dir: %w", err)
-	}
-	if cfg.ChildUID > 0 {
-		if err := os.Chmod(filepath.Dir(cfg.CacheDir), 0o755); err != nil && !os.IsPermission(err) {
-			return nil, fmt.Errorf("supervisor: cache dir: %w", err)
+	if cfg.CacheDir == "" {
+		dir, err := DefaultCacheDir()
+		if err != nil {
+			return nil, err
 		}
-		if err := chownTree(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID); err != nil {
-			return nil, fmt.Errorf("supervisor: hand the cache dir to uid %d: %w", cfg.ChildUID, err)
-		}
+		cfg.CacheDir = dir
 	}
+	dir, err := prepareCacheDir(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID)
+	if err != nil {
+		return nil, err
+	}
+	cfg.CacheDir = dir
 	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 {
 		return nil, errors.New("supervisor: negative duration or size in Config")
 	}
@@ -211,7 +211,7 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.PidsMax == 0 {
 		cfg.PidsMax = 64
 	}
-	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, compile: newCompileGate(cfg.CacheDir)}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, compile: newCompileGate()}
 	if err := s.startCgroups(); err != nil {
 		return nil, err
 	}
@@ -253,17 +253,6 @@ func (s *Supervisor) Stream(ctx context.Context, req contract.Request, handler c
 		s.failures.Add(1)
 	}
 	return res, res.Err()
-}
-
-// DefaultCacheDir is where the compilation cache goes when Config.CacheDir
-// is empty: $XDG_CACHE_HOME/warden/wazero (or the OS equivalent), else
-// under the temporary directory.
-func DefaultCacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		dir = os.TempDir()
-	}
-	return filepath.Join(dir, "warden", "wazero")
 }
 
 func newID() string {

@@ -14,12 +14,19 @@ import (
 // The test binary is also the child: the supervisor re-executes it.
 func TestMain(m *testing.M) {
 	child.RunIfChild()
-	os.Exit(m.Run())
+	code := m.Run()
+	os.RemoveAll(cacheDir)
+	os.Exit(code)
 }
 
+// cacheDir is the tests' shared compilation cache. os.MkdirTemp makes it
+// 0700; children running as another uid need to search it.
 var cacheDir = func() string {
 	d, err := os.MkdirTemp("", "warden-tests-cache")
 	if err != nil {
+		panic(err)
+	}
+	if err := os.Chmod(d, 0o755); err != nil {
 		panic(err)
 	}
 	return d

@@ -68,7 +68,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	rate := fs.Float64("rate", 0, "start at most this many executions per second (0: as fast as possible); a low rate measures a warm pool")
 	skipInProcess := fs.Bool("no-in-process", false, "skip the in-process comparison")
-	cacheDir := fs.String("cache-dir", supervisor.DefaultCacheDir(), "wazero compilation cache directory")
+	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process)")
 	noCgroups := fs.Bool("no-cgroups", false, "switch the cgroup layer off (RLIMIT_DATA fallback)")
 	noNS := fs.Bool("no-namespaces", false, "switch the child's namespaces off")
 	noSeccomp := fs.Bool("no-seccomp", false, "switch the child's seccomp filter off")
@@ -101,7 +101,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if *spawnConc == 0 {
 		*spawnConc = *conc
 	}
-	*cacheDir = supervisedCacheDir(*cacheDir)
 	req := contract.Request{Code: code, Input: json.RawMessage(*input)}
 	ctx := context.Background()
 	rep := benchReport{Script: script, Executions: *n, Concurrency: *conc, PoolSize: *poolSize}
@@ -168,7 +167,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	cancel()
 
 	if !*skipInProcess {
-		eng, err := engine.New(ctx, engine.Config{CacheDir: *cacheDir, CloseOnContextDone: true})
+		eng, err := engine.New(ctx, engine.Config{CacheDir: inProcessCacheDir(*cacheDir), CloseOnContextDone: true})
 		if err != nil {
 			fmt.Fprintf(stderr, "warden bench: %v\n", err)
 			return exitUsage

@@ -75,7 +75,7 @@ func doctorChecks() []layerCheck {
 			sup.Close(ctx)
 		}()
 	}
-	checks = append(checks, processCheck(sup, supErr), cgroupCheck())
+	checks = append(checks, processCheck(sup, supErr), cacheCheck(sup, supErr), cgroupCheck())
 	for _, ns := range []struct {
 		name string
 		flag uintptr
@@ -110,6 +110,31 @@ func processCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 	}
 	c.Active = true
 	c.Detail = fmt.Sprintf("child %d ran `return 1` in %v (spawn included), then was killed", res.Stats.ChildPID, time.Since(start).Round(time.Millisecond))
+	return c
+}
+
+// cacheCheck reports the compilation cache: where it is, that New found
+// it (and everything in it) the supervisor's own and closed to others,
+// and how much each child checks against the digests. It comes after
+// processCheck, whose execution filled the cache.
+func cacheCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
+	c := layerCheck{Layer: "5 compilation cache"}
+	if supErr != nil {
+		c.Detail = supErr.Error()
+		if !errors.Is(supErr, supervisor.ErrUnsafeCache) && !errors.Is(supErr, supervisor.ErrNoCacheDir) {
+			c.Detail = "not checked: " + c.Detail
+		}
+		return c
+	}
+	info := sup.Cache()
+	owner := fmt.Sprintf("owned by uid %d, not writable by group or others, searchable by the children", os.Geteuid())
+	if !info.Ready {
+		c.Detail = fmt.Sprintf("%s: %s; the compile child has not filled it", info.Dir, owner)
+		return c
+	}
+	c.Active = true
+	c.Detail = fmt.Sprintf("%s: %s; written only by the compile child; SHA-256 check on: every child verifies %d file(s), %.1f MiB, before loading",
+		info.Dir, owner, info.Files, float64(info.Bytes)/(1<<20))
 	return c
 }
 

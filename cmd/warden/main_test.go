@@ -45,7 +45,15 @@ func TestRunExitCodes(t *testing.T) {
 	os.WriteFile(data, []byte(`{"n": 41}`), 0o600)
 	mod := filepath.Join(dir, "m.js")
 	os.WriteFile(mod, []byte("export const inc = x => x + 1"), 0o600)
-	cache := "--cache-dir=" + filepath.Join(dir, "cache")
+	// t.TempDir's parents are 0700; children of another uid must search
+	// the path to the cache.
+	cacheRoot, err := os.MkdirTemp("", "warden-cmd-cache")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(cacheRoot) })
+	os.Chmod(cacheRoot, 0o755)
+	cache := "--cache-dir=" + filepath.Join(cacheRoot, "cache")
 	for _, mode := range []string{"supervised", "in-process"} {
 		t.Run(mode, func(t *testing.T) {
 			extra := []string{cache}

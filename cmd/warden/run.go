@@ -63,7 +63,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	timeout := fs.Duration("timeout", 0, "wall-clock timeout (default 1s)")
 	memory := fs.String("memory", "", "memory limit in bytes; KiB/MiB/GiB suffixes allowed (default 16MiB)")
 	stack := fs.String("stack", "", "stack limit in bytes (default 512KiB)")
-	cacheDir := fs.String("cache-dir", supervisor.DefaultCacheDir(), "wazero compilation cache directory (empty: none)")
+	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process; empty: the supervisor's default, none in process)")
 	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
@@ -152,14 +152,22 @@ func parseBytes(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// supervisedCacheDir is the cache a supervisor gets: children need a
-// file cache to share, so an empty choice means one under the temporary
-// directory.
-func supervisedCacheDir(dir string) string {
-	if dir == "" {
-		return filepath.Join(os.TempDir(), "warden-wazero")
-	}
+// defaultCacheDir is the --cache-dir default: the supervisor's default,
+// or none when there is none (New then says what to set).
+func defaultCacheDir() string {
+	dir, _ := supervisor.DefaultCacheDir()
 	return dir
+}
+
+// inProcessCacheDir is the in-process engine's cache: beside the
+// supervisor's, not in it. Its entry (compiled with CloseOnContextDone)
+// is not one children use, and every file in the supervisor's cache is
+// one each child checks against its SHA-256 before starting.
+func inProcessCacheDir(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Clean(dir) + "-in-process"
 }
 
 // warnLogger logs warnings and errors as text to w.
@@ -223,12 +231,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runInProcess runs the script on an in-process engine. With nothing
 // above it to kill a slow C builtin, CloseOnContextDone is on.
 func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
-	if o.cacheDir != "" {
-		if err := os.MkdirAll(o.cacheDir, 0o700); err != nil {
-			o.cacheDir = ""
+	dir := inProcessCacheDir(o.cacheDir)
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			dir = ""
 		}
 	}
-	eng, err := engine.New(ctx, engine.Config{CacheDir: o.cacheDir, CloseOnContextDone: true})
+	eng, err := engine.New(ctx, engine.Config{CacheDir: dir, CloseOnContextDone: true})
 	if err != nil {
 		return contract.Result{}, err
 	}
@@ -239,7 +248,7 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 // runSupervised runs the script in a child process, as the daemon does.
 func runSupervised(ctx context.Context, o *runOptions) (contract.Result, error) {
 	sup, err := supervisor.New(supervisor.Config{
-		CacheDir:     supervisedCacheDir(o.cacheDir),
+		CacheDir:     o.cacheDir,
 		PoolSize:     1,
 		QueueTimeout: 30 * time.Second,
 		Logger:       warnLogger(os.Stderr),

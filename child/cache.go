@@ -1,0 +1,98 @@
+package child
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/wardenhq/warden/child/engine"
+)
+
+// engineConfig is the engine a child runs, and the one the compile child
+// fills the cache for: the two must agree, or children would find no
+// entry for their configuration.
+func engineConfig(cfg Config, mem int64) engine.Config {
+	return engine.Config{
+		CacheDir: cfg.CacheDir,
+		// Compiled for this child's profile only.
+		MemoryBytes: mem,
+		// The supervisor's SIGKILL bounds slow builtins; the optimizing
+		// path stays free of per-loop context checks.
+		CloseOnContextDone: false,
+		// One instance in this process's life: reserve its memory.
+		ReserveLinearMemory: true,
+		Defaults:            cfg.Defaults,
+		Caps:                cfg.Caps,
+	}
+}
+
+// compileOnly is the compile child: it puts the compiled module into the
+// cache (wazero compiles it and writes it there, or finds it there) and
+// returns. It runs trusted code only, as the supervisor's uid.
+func compileOnly(ctx context.Context, cfg Config) error {
+	if err := harden(cfg.Harden); err != nil {
+		return err
+	}
+	mem := cfg.MemoryBytes
+	if mem == 0 {
+		mem = cfg.Defaults.MemoryBytes
+	}
+	eng, err := engine.New(ctx, engineConfig(cfg, mem))
+	if err != nil {
+		return fmt.Errorf("child: compile into %s: %w", cfg.CacheDir, err)
+	}
+	return eng.Close(ctx)
+}
+
+// verifyCache refuses a compilation cache that is not exactly the files
+// the supervisor recorded, with their SHA-256: native code a child maps
+// executable must be what the supervisor's compile child wrote. It also
+// means the child's entry is there, so the engine only reads the cache
+// (wazero writes an entry only on a miss, which the child could not do:
+// the cache is not its to write).
+func verifyCache(dir string, want map[string]string) error {
+	seen := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		sum, ok := want[rel]
+		if !ok {
+			return fmt.Errorf("%s is not a file the supervisor recorded", path)
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", path)
+		}
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			return err
+		}
+		if hex.EncodeToString(h.Sum(nil)) != sum {
+			return fmt.Errorf("%s does not match the SHA-256 the supervisor recorded", path)
+		}
+		seen++
+		return nil
+	})
+	if err == nil && seen != len(want) {
+		err = fmt.Errorf("%d of the %d files the supervisor recorded are missing", len(want)-seen, len(want))
+	}
+	if err != nil {
+		return fmt.Errorf("child: compilation cache refused: %w", err)
+	}
+	return nil
+}
