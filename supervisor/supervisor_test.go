@@ -24,6 +24,9 @@ import (
 // The test binary is its own child: re-executed by the supervisor with
 // go-plugin's cookie, it serves one execution instead of running tests.
 func TestMain(m *testing.M) {
+	if child.IsChild() && len(os.Args) > 1 && os.Args[1] == wedgeArg {
+		wedgedChildMain(os.Args[1:])
+	}
 	child.RunIfChild()
 	if os.Getenv("WARDEN_TEST_SUPERVISOR_HELPER") == "1" {
 		supervisorHelper()
