@@ -118,6 +118,14 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		// MiB of them to start (measured with ulimit -d), so the fallback
 		// is coarser than a cgroup cap.
 		hc.RlimitDataBytes = memCap + rlimitDataSlack
+		// Nothing in the kernel counts the child's CPU or tasks either:
+		// RLIMIT_CPU kills a child that outlives the supervisor's SIGKILL
+		// timer, and RLIMIT_NPROC stands in for the pids cap. The kernel
+		// counts RLIMIT_NPROC over every task of the child's real uid, so
+		// it caps one child only when each child has a uid of its own;
+		// children sharing a uid share the budget.
+		hc.RlimitCPUSeconds = rlimitCPUSeconds(s.cfg.Caps.Timeout, s.cfg.StartTimeout)
+		hc.RlimitNProc = s.cfg.PidsMax
 	}
 	cfg, err = json.Marshal(child.Config{
 		MemoryBytes: memory,
@@ -320,3 +328,18 @@ const goMemoryHeadroom = 12 << 20
 
 // rlimitDataSlack is what RLIMIT_DATA needs above the cgroup cap.
 const rlimitDataSlack = 256 << 20
+
+// rlimitCPUSeconds is a child's CPU budget for its whole life, in whole
+// seconds: its start-up (bounded by the start-up budget), the longest
+// execution the caps allow, and rlimitCPUSlack for the supervisor's kill
+// grace and what an idle child spends (keep-warm, gRPC). A child with
+// one P spends CPU about as fast as wall time passes, so a child the
+// supervisor's timer misses dies about this much after it was started.
+func rlimitCPUSeconds(timeoutCap, startTimeout time.Duration) int64 {
+	return int64(math.Ceil((timeoutCap + startTimeout).Seconds())) + rlimitCPUSlack
+}
+
+// rlimitCPUSlack is the seconds RLIMIT_CPU allows beyond start-up and
+// the longest execution: the kill grace, and keep-warm's CPU over an
+// idle child's maximum age at their defaults (about 1 s in 5 minutes).
+const rlimitCPUSlack = 3
