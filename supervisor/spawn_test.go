@@ -206,3 +206,38 @@ func TestWedgedStreamTimesOut(t *testing.T) {
 		t.Fatalf("the supervisor stopped serving: %v", err)
 	}
 }
+
+// A request whose input is over MaxInputBytes fails at once with a
+// ContractError, before a child is taken: here no child ever becomes
+// ready, so taking one would end in a CapacityError after QueueTimeout.
+func TestInputOverCapRefused(t *testing.T) {
+	s := newSup(t, func(c *Config) {
+		c.Binary = "/bin/sleep"
+		c.ChildArgs = []string{"30"}
+		c.QueueTimeout = 2 * time.Second
+		c.MaxInputBytes = 1 << 10
+	})
+	start := time.Now()
+	in := `"` + strings.Repeat("x", 1<<10-1) + `"`
+	_, err := s.Execute(context.Background(), contract.Request{Code: "return input", Input: []byte(in)}, nil)
+	if !errors.Is(err, contract.ErrContract) || !strings.Contains(err.Error(), "MaxInputBytes") {
+		t.Fatalf("want a ContractError naming MaxInputBytes, got %v after %v", err, time.Since(start))
+	}
+	if el := time.Since(start); el > 500*time.Millisecond {
+		t.Fatalf("refused after %v: it waited for a child", el)
+	}
+	if st := s.Stats(); st.Executions != 1 || st.Failures != 1 || st.Pool.Busy != 0 {
+		t.Fatalf("stats after a refused request: %+v", st)
+	}
+
+	// At the cap, and under the default cap of a real supervisor, the
+	// input goes through.
+	in = `"` + strings.Repeat("x", 1<<10-2) + `"`
+	s = newSup(t, func(c *Config) { c.MaxInputBytes = 1 << 10; c.PoolSize = 1 })
+	if res, err := s.Execute(context.Background(), contract.Request{Code: "return input.length", Input: []byte(in)}, nil); err != nil || string(res.Value) != "1022" {
+		t.Fatalf("an input of exactly MaxInputBytes: %s, %v", res.Value, err)
+	}
+	if s := newSup(t, func(c *Config) { c.Binary = "/bin/sleep"; c.ChildArgs = []string{"30"} }); s.cfg.MaxInputBytes != DefaultMaxInputBytes {
+		t.Fatalf("default MaxInputBytes = %d", s.cfg.MaxInputBytes)
+	}
+}

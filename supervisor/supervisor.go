@@ -65,6 +65,11 @@ type Config struct {
 	// and contract.DefaultCaps.
 	Defaults contract.Limits
 	Caps     contract.Limits
+	// MaxInputBytes caps a request's Input (its JSON text): a larger
+	// input is a ContractError before any child is taken, so that no
+	// caller makes the supervisor copy and send an unbounded input.
+	// Default DefaultMaxInputBytes.
+	MaxInputBytes int64
 	// Cgroups selects the cgroup layer: CgroupsAuto (default) uses
 	// cgroups where the machine allows and falls back to an RLIMIT_DATA
 	// cap on the child otherwise; CgroupsRequired fails New without them;
@@ -184,7 +189,7 @@ func New(cfg Config) (*Supervisor, error) {
 			return nil, fmt.Errorf("supervisor: hand the cache dir to uid %d: %w", cfg.ChildUID, err)
 		}
 	}
-	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 {
+	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 || cfg.MaxInputBytes < 0 {
 		return nil, errors.New("supervisor: negative duration or size in Config")
 	}
 	if cfg.KillGrace == 0 {
@@ -195,6 +200,9 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.MaxInputBytes == 0 {
+		cfg.MaxInputBytes = DefaultMaxInputBytes
 	}
 	if cfg.Defaults == (contract.Limits{}) {
 		cfg.Defaults = contract.DefaultLimits
@@ -255,6 +263,12 @@ func (s *Supervisor) Stream(ctx context.Context, req contract.Request, handler c
 	return res, res.Err()
 }
 
+// DefaultMaxInputBytes is Config.MaxInputBytes's default, 16 MiB: far
+// above what a script's input is meant for (bulk data belongs in
+// host.request answers, which the data limits bound), and small enough
+// that the supervisor's copy and the child's decode stay cheap.
+const DefaultMaxInputBytes = 16 << 20
+
 // DefaultCacheDir is where the compilation cache goes when Config.CacheDir
 // is empty: $XDG_CACHE_HOME/warden/wazero (or the OS equivalent), else
 // under the temporary directory.
@@ -281,6 +295,12 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 		return contract.Fail(err, limits)
 	}
 	req.Limits = limits
+	if n := int64(len(req.Input)); n > s.cfg.MaxInputBytes {
+		res := contract.Fail(contract.Errorf(contract.ContractError,
+			"input is %d bytes, over the supervisor's cap of %d bytes (MaxInputBytes)", n, s.cfg.MaxInputBytes), limits)
+		res.Clamped = clamped
+		return res
+	}
 	if s.closed.Load() {
 		res := contract.Fail(contract.Errorf(contract.CapacityError, "supervisor is closed"), limits)
 		res.Clamped = clamped
