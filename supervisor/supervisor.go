@@ -71,8 +71,9 @@ type Config struct {
 	// Default DefaultMaxInputBytes.
 	MaxInputBytes int64
 	// Cgroups selects the cgroup layer: CgroupsAuto (default) uses
-	// cgroups where the machine allows and falls back to an RLIMIT_DATA
-	// cap on the child otherwise; CgroupsRequired fails New without them;
+	// cgroups where the machine allows and falls back to rlimits on the
+	// child otherwise (RLIMIT_DATA, RLIMIT_CPU, RLIMIT_NPROC);
+	// CgroupsRequired fails New without them;
 	// CgroupsOff never uses them.
 	Cgroups CgroupPolicy
 	// CgroupParent is the cgroup children are created below. Default: the
