@@ -59,7 +59,9 @@ type Config struct {
 	// KillGrace is how long past its deadline a child may take before its
 	// process group is SIGKILLed. Default 250ms.
 	KillGrace time.Duration
-	// StartTimeout bounds one child's start-up and handshake. Default 10s.
+	// StartTimeout bounds one child's whole start-up, one budget for the
+	// handshake, its first ping and opening its stream: a child still not
+	// ready then is killed and the spawn fails. Default 10s.
 	StartTimeout time.Duration
 	// Defaults and Caps bound requests. Default: contract.DefaultLimits
 	// and contract.DefaultCaps.
