@@ -69,6 +69,16 @@ type HardeningOptions struct {
 	// RlimitDataBytes caps the data segment (all private writable
 	// mappings) when there is no cgroup to cap memory. Zero: no cap.
 	RlimitDataBytes int64 `json:"rlimit_data_bytes,omitempty"`
+	// RlimitCPUSeconds caps the child's CPU time over its whole life
+	// (RLIMIT_CPU, soft = hard: the kernel SIGKILLs it there) when there
+	// is no cgroup, so that a child the supervisor's kill misses still
+	// dies. Zero: no cap.
+	RlimitCPUSeconds int64 `json:"rlimit_cpu_seconds,omitempty"`
+	// RlimitNProc caps the tasks (threads included) of the child's real
+	// uid (RLIMIT_NPROC) when there is no cgroup pids cap. The kernel
+	// counts every task of that uid, so the cap is per child only when
+	// each child has a uid of its own. Zero: no cap.
+	RlimitNProc int64 `json:"rlimit_nproc,omitempty"`
 	// Rlimits, after start-up: no core files, no file writes
 	// (RLIMIT_FSIZE 0), few descriptors.
 	Rlimits bool `json:"rlimits"`

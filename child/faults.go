@@ -12,8 +12,13 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/wardenhq/warden/contract"
 )
+
+// burnSink keeps the "burn" fault's loop from being optimised away.
+var burnSink uint64
 
 // This file exists only in test builds (go test -tags wardenfaults): it
 // lets tests make the child's Go side misbehave in ways no script can,
@@ -40,6 +45,24 @@ func runFault(ctx context.Context, req contract.Request) (contract.Result, bool)
 	case "uid":
 		// Reports rather than misbehaves: which user the child runs as.
 		return contract.Result{OK: true, Value: []byte(strconv.Quote(strconv.Itoa(os.Getuid()))), Logs: []contract.LogEntry{}}, true
+	case "rlimits":
+		// Reports rather than misbehaves: the rlimits the child runs
+		// under (the no-cgroup fallback's), as "DATA CPU NPROC".
+		var out []string
+		for _, res := range []int{unix.RLIMIT_DATA, unix.RLIMIT_CPU, unix.RLIMIT_NPROC} {
+			var l unix.Rlimit
+			if err := unix.Getrlimit(res, &l); err != nil {
+				return fail(err)
+			}
+			out = append(out, strconv.FormatUint(l.Cur, 10)+"/"+strconv.FormatUint(l.Max, 10))
+		}
+		return contract.Result{OK: true, Value: []byte(strconv.Quote(strings.Join(out, " "))), Logs: []contract.LogEntry{}}, true
+	case "burn":
+		// Spin on the CPU, deaf to the deadline, until something kills
+		// the child.
+		for n := uint64(0); ; n++ {
+			burnSink = n
+		}
 	case "oom":
 		// Allocate and touch Go memory until something stops us.
 		var keep [][]byte

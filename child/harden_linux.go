@@ -10,10 +10,21 @@ import (
 // harden applies the child's self-hardening before anything untrusted
 // runs.
 func harden(o HardeningOptions) error {
-	if o.RlimitDataBytes > 0 {
-		lim := &unix.Rlimit{Cur: uint64(o.RlimitDataBytes), Max: uint64(o.RlimitDataBytes)}
-		if err := unix.Setrlimit(unix.RLIMIT_DATA, lim); err != nil {
-			return fmt.Errorf("child: RLIMIT_DATA: %w", err)
+	// The no-cgroup fallback: set from the start, so start-up counts too.
+	for _, l := range []struct {
+		name string
+		res  int
+		v    int64
+	}{
+		{"RLIMIT_DATA", unix.RLIMIT_DATA, o.RlimitDataBytes},
+		{"RLIMIT_CPU", unix.RLIMIT_CPU, o.RlimitCPUSeconds},
+		{"RLIMIT_NPROC", unix.RLIMIT_NPROC, o.RlimitNProc},
+	} {
+		if l.v <= 0 {
+			continue
+		}
+		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: uint64(l.v), Max: uint64(l.v)}); err != nil {
+			return fmt.Errorf("child: %s: %w", l.name, err)
 		}
 	}
 	if o.NoNewPrivs {

@@ -8,22 +8,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // publicTempDir is a directory the children's uid can search (the
 // supervisor refuses a cache it cannot): os.MkdirTemp makes 0700.
-func publicTempDir(t testing.TB) string {
-	t.Helper()
-	d, err := os.MkdirTemp("", "warden-cache-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(d, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
-}
+func publicTempDir(t testing.TB) string { return testutil.TempPublicDir(t) }
 
 func requireRoot(t testing.TB) {
 	t.Helper()

@@ -47,8 +47,8 @@ func childMemoryCap(memory, overhead int64) int64 {
 }
 
 // startCgroups sets up the cgroup layer according to the policy. Without
-// it the supervisor still runs, with RLIMIT_DATA on each child, and says
-// so once.
+// it the supervisor still runs, with RLIMIT_DATA, RLIMIT_CPU and
+// RLIMIT_NPROC on each child, and says so once.
 func (s *Supervisor) startCgroups() error {
 	if s.cfg.Cgroups == CgroupsOff {
 		s.cgroupNote = "disabled by configuration"
@@ -63,7 +63,7 @@ func (s *Supervisor) startCgroups() error {
 			return fmt.Errorf("supervisor: cgroups required: %w", err)
 		}
 		s.cgroupNote = err.Error()
-		s.log.Warn("cgroup layer missing: children get an RLIMIT_DATA cap instead", "reason", err)
+		s.log.Warn("cgroup layer missing: children get RLIMIT_DATA, RLIMIT_CPU and RLIMIT_NPROC caps instead", "reason", err)
 		return nil
 	}
 	s.cgroups = cgroupAdapter{m}

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -87,6 +88,12 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	if err != nil {
 		return nil, err
 	}
+	// One budget for this child's whole start-up (handshake, first ping,
+	// opening its stream): a child that wedges at any step must not hold
+	// its spawn slot, or the compile gate, for longer. Waiting for the
+	// gate is not part of it; the child holding the gate has its own.
+	startCtx, cancelStart := context.WithTimeoutCause(ctx, s.cfg.StartTimeout, errStartTimeout)
+	defer cancelStart()
 	var cfg []byte
 	var group cgroupGroup
 	var capBytes int64
@@ -108,6 +115,14 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		// MiB of them to start (measured with ulimit -d), so the fallback
 		// is coarser than a cgroup cap.
 		hc.RlimitDataBytes = memCap + rlimitDataSlack
+		// Nothing in the kernel counts the child's CPU or tasks either:
+		// RLIMIT_CPU kills a child that outlives the supervisor's SIGKILL
+		// timer, and RLIMIT_NPROC stands in for the pids cap. The kernel
+		// counts RLIMIT_NPROC over every task of the child's real uid, so
+		// it caps one child only when each child has a uid of its own;
+		// children sharing a uid share the budget.
+		hc.RlimitCPUSeconds = rlimitCPUSeconds(s.cfg.Caps.Timeout, s.cfg.StartTimeout)
+		hc.RlimitNProc = s.cfg.PidsMax
 	}
 	cfg, err = json.Marshal(child.Config{
 		MemoryBytes:  memory,
@@ -140,7 +155,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	if s.cfg.ChildUID > 0 && os.Geteuid() == 0 {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(s.cfg.ChildUID), Gid: uint32(s.cfg.ChildGID), NoSetGroups: false}
 	}
-	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"), StartTimeout: s.cfg.StartTimeout,
+	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"),
 		SocketOwner: max(s.cfg.ChildUID, 0), MaxMessageBytes: maxEventBytes(s.cfg.Caps)}
 	if group != nil {
 		if fd, ok := group.CgroupFD(); ok {
@@ -152,8 +167,14 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 			pc.Started = group.AddProc
 		}
 	}
+	// go-plugin's own handshake timer gets what is left of the budget, so
+	// that it lets go of a child that never completes the handshake (and
+	// Start kills it) when the budget runs out, not a whole budget later.
+	if dl, ok := startCtx.Deadline(); ok {
+		pc.StartTimeout = max(time.Until(dl), time.Millisecond)
+	}
 	execAt := time.Now()
-	proc, err := ipc.Start(ctx, pc)
+	proc, err := ipc.Start(startCtx, pc)
 	if err != nil {
 		if group != nil {
 			group.Delete()
@@ -162,21 +183,21 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 			// The child refuses such a cache at start-up: say why.
 			err = fmt.Errorf("the compilation cache changed after the compile child ran, and the child refused it: %w (%w)", cerr, err)
 		}
-		return nil, fmt.Errorf("supervisor: start child %s: %w", s.cfg.Binary, err)
+		return nil, s.startFailed(startCtx, fmt.Sprintf("start child %s", s.cfg.Binary), err)
 	}
 	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes}
 	// Establish the gRPC connection and the execution's stream now, not
 	// on the execution's path.
 	t = s.phaseDone(phaseHandshake, execAt)
-	account, err := proc.Client().Ping(ctx)
+	account, err := proc.Client().Ping(startCtx)
 	if err != nil {
 		p.Discard()
-		return nil, fmt.Errorf("supervisor: child %d did not answer its first ping: %w", proc.PID(), err)
+		return nil, s.startFailed(startCtx, fmt.Sprintf("child %d did not answer its first ping", proc.PID()), err)
 	}
 	t = s.phaseDone(phasePing, t)
-	if err := proc.Client().Open(); err != nil {
+	if err := openStream(startCtx, proc.Client()); err != nil {
 		p.Discard()
-		return nil, fmt.Errorf("supervisor: child %d: %w", proc.PID(), err)
+		return nil, s.startFailed(startCtx, fmt.Sprintf("child %d: open its execution's stream", proc.PID()), err)
 	}
 	s.phaseDone(phaseOpen, t)
 	s.startup.addChild(account, execAt)
@@ -184,6 +205,38 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	// the baseline an OOM kill is measured against.
 	p.oomAtReady = p.oomKills()
 	return p, nil
+}
+
+// errStartTimeout is the cause of a spawn's context when the child's
+// start-up outlasts Config.StartTimeout.
+var errStartTimeout = errors.New("child start-up timed out")
+
+// startFailed is the error of a spawn whose step failed with err: it
+// says so when the start-up budget ran out.
+func (s *Supervisor) startFailed(startCtx context.Context, step string, err error) error {
+	if errors.Is(context.Cause(startCtx), errStartTimeout) {
+		return fmt.Errorf("supervisor: %s: start-up took over %v (StartTimeout); the child was killed: %w", step, s.cfg.StartTimeout, err)
+	}
+	return fmt.Errorf("supervisor: %s: %w", step, err)
+}
+
+// openStream opens the child's execution stream ahead of its request,
+// within ctx. Opening does not wait for the child to take the stream up
+// (gRPC sends the stream's headers and returns; the execution's deadline
+// bounds a child that never reads it), but it does wait for stream quota,
+// which a subverted child can withhold (an HTTP/2 SETTINGS frame with
+// MAX_CONCURRENT_STREAMS 0) and ipc.Client.Open takes no context. When
+// ctx ends first, the caller kills the child, which ends the Open left
+// behind.
+func openStream(ctx context.Context, c *ipc.Client) error {
+	opened := make(chan error, 1)
+	go func() { opened <- c.Open() }()
+	select {
+	case err := <-opened:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the stream: %w", ctx.Err())
+	}
 }
 
 // phaseDone records a supervisor-side spawn phase that began at start
@@ -267,3 +320,18 @@ const goMemoryHeadroom = 12 << 20
 
 // rlimitDataSlack is what RLIMIT_DATA needs above the cgroup cap.
 const rlimitDataSlack = 256 << 20
+
+// rlimitCPUSeconds is a child's CPU budget for its whole life, in whole
+// seconds: its start-up (bounded by the start-up budget), the longest
+// execution the caps allow, and rlimitCPUSlack for the supervisor's kill
+// grace and what an idle child spends (keep-warm, gRPC). A child with
+// one P spends CPU about as fast as wall time passes, so a child the
+// supervisor's timer misses dies about this much after it was started.
+func rlimitCPUSeconds(timeoutCap, startTimeout time.Duration) int64 {
+	return int64(math.Ceil((timeoutCap + startTimeout).Seconds())) + rlimitCPUSlack
+}
+
+// rlimitCPUSlack is the seconds RLIMIT_CPU allows beyond start-up and
+// the longest execution: the kill grace, and keep-warm's CPU over an
+// idle child's maximum age at their defaults (about 1 s in 5 minutes).
+const rlimitCPUSlack = 3

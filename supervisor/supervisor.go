@@ -64,16 +64,24 @@ type Config struct {
 	// KillGrace is how long past its deadline a child may take before its
 	// process group is SIGKILLed. Default 250ms.
 	KillGrace time.Duration
-	// StartTimeout bounds one child's start-up and handshake, and the
-	// compile child's run. Default 10s.
+	// StartTimeout bounds one child's whole start-up, one budget for the
+	// handshake, its first ping and opening its stream: a child still not
+	// ready then is killed and the spawn fails. It bounds the compile
+	// child's run too. Default 10s.
 	StartTimeout time.Duration
 	// Defaults and Caps bound requests. Default: contract.DefaultLimits
 	// and contract.DefaultCaps.
 	Defaults contract.Limits
 	Caps     contract.Limits
+	// MaxInputBytes caps a request's Input (its JSON text): a larger
+	// input is a ContractError before any child is taken, so that no
+	// caller makes the supervisor copy and send an unbounded input.
+	// Default DefaultMaxInputBytes.
+	MaxInputBytes int64
 	// Cgroups selects the cgroup layer: CgroupsAuto (default) uses
-	// cgroups where the machine allows and falls back to an RLIMIT_DATA
-	// cap on the child otherwise; CgroupsRequired fails New without them;
+	// cgroups where the machine allows and falls back to rlimits on the
+	// child otherwise (RLIMIT_DATA, RLIMIT_CPU, RLIMIT_NPROC);
+	// CgroupsRequired fails New without them;
 	// CgroupsOff never uses them.
 	Cgroups CgroupPolicy
 	// CgroupParent is the cgroup children are created below. Default: the
@@ -184,7 +192,7 @@ func New(cfg Config) (*Supervisor, error) {
 		return nil, err
 	}
 	cfg.CacheDir = dir
-	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 {
+	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 || cfg.MaxInputBytes < 0 {
 		return nil, errors.New("supervisor: negative duration or size in Config")
 	}
 	if cfg.KillGrace == 0 {
@@ -195,6 +203,9 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.MaxInputBytes == 0 {
+		cfg.MaxInputBytes = DefaultMaxInputBytes
 	}
 	if cfg.Defaults == (contract.Limits{}) {
 		cfg.Defaults = contract.DefaultLimits
@@ -255,6 +266,12 @@ func (s *Supervisor) Stream(ctx context.Context, req contract.Request, handler c
 	return res, res.Err()
 }
 
+// DefaultMaxInputBytes is Config.MaxInputBytes's default, 16 MiB: far
+// above what a script's input is meant for (bulk data belongs in
+// host.request answers, which the data limits bound), and small enough
+// that the supervisor's copy and the child's decode stay cheap.
+const DefaultMaxInputBytes = 16 << 20
+
 func newID() string {
 	var b [8]byte
 	rand.Read(b[:])
@@ -270,6 +287,12 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 		return contract.Fail(err, limits)
 	}
 	req.Limits = limits
+	if n := int64(len(req.Input)); n > s.cfg.MaxInputBytes {
+		res := contract.Fail(contract.Errorf(contract.ContractError,
+			"input is %d bytes, over the supervisor's cap of %d bytes (MaxInputBytes)", n, s.cfg.MaxInputBytes), limits)
+		res.Clamped = clamped
+		return res
+	}
 	if s.closed.Load() {
 		res := contract.Fail(contract.Errorf(contract.CapacityError, "supervisor is closed"), limits)
 		res.Clamped = clamped

@@ -19,19 +19,23 @@ import (
 
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // The test binary is its own child: re-executed by the supervisor with
 // go-plugin's cookie, it serves one execution instead of running tests.
 func TestMain(m *testing.M) {
+	// The compile child gets the same arguments: it must compile, not wedge.
+	compileChild := strings.Contains(os.Getenv(child.ConfigEnv), `"compile_only":true`)
+	if child.IsChild() && !compileChild && len(os.Args) > 1 && os.Args[1] == wedgeArg {
+		wedgedChildMain(os.Args[1:])
+	}
 	child.RunIfChild()
 	if os.Getenv("WARDEN_TEST_SUPERVISOR_HELPER") == "1" {
 		supervisorHelper()
 		return
 	}
-	code := m.Run()
-	os.RemoveAll(cacheDir)
-	os.Exit(code)
+	os.Exit(testutil.RunWithCacheDir(m, &cacheDir))
 }
 
 // supervisorHelper is a supervisor process for TestSupervisorKilled: it
@@ -52,18 +56,8 @@ func supervisorHelper() {
 	select {}
 }
 
-// cacheDir is the tests' shared compilation cache. os.MkdirTemp makes it
-// 0700; children running as another uid need to search it.
-var cacheDir = func() string {
-	d, err := os.MkdirTemp("", "warden-sup-cache")
-	if err != nil {
-		panic(err)
-	}
-	if err := os.Chmod(d, 0o755); err != nil {
-		panic(err)
-	}
-	return d
-}()
+// cacheDir is the tests' shared compilation cache, made by TestMain.
+var cacheDir string
 
 func newSup(t testing.TB, mod func(*Config)) *Supervisor {
 	t.Helper()

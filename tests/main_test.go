@@ -8,29 +8,18 @@ import (
 
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/supervisor"
 )
 
 // The test binary is also the child: the supervisor re-executes it.
 func TestMain(m *testing.M) {
 	child.RunIfChild()
-	code := m.Run()
-	os.RemoveAll(cacheDir)
-	os.Exit(code)
+	os.Exit(testutil.RunWithCacheDir(m, &cacheDir))
 }
 
-// cacheDir is the tests' shared compilation cache. os.MkdirTemp makes it
-// 0700; children running as another uid need to search it.
-var cacheDir = func() string {
-	d, err := os.MkdirTemp("", "warden-tests-cache")
-	if err != nil {
-		panic(err)
-	}
-	if err := os.Chmod(d, 0o755); err != nil {
-		panic(err)
-	}
-	return d
-}()
+// cacheDir is the tests' shared compilation cache, made by TestMain.
+var cacheDir string
 
 func newSupervisor(t *testing.T, mod func(*supervisor.Config)) *supervisor.Supervisor {
 	t.Helper()

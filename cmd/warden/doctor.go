@@ -152,7 +152,7 @@ func cgroupCheck() layerCheck {
 		c.Detail += "; " + r.Reason
 	}
 	if !c.Active {
-		c.Detail += "; children get RLIMIT_DATA instead"
+		c.Detail += "; children get RLIMIT_DATA, RLIMIT_CPU and RLIMIT_NPROC instead"
 	}
 	return c
 }

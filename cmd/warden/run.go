@@ -34,7 +34,7 @@ func (m moduleFlags) Set(v string) error {
 	if _, dup := m[name]; dup {
 		return fmt.Errorf("module %q given twice", name)
 	}
-	src, err := os.ReadFile(file)
+	src, err := readFileCapped("--module", file, maxCodeFileBytes)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	case *input != "":
 		o.req.Input = json.RawMessage(*input)
 	case *inputFile != "":
-		b, err := os.ReadFile(*inputFile)
+		b, err := readFileCapped("--input-file", *inputFile, maxInputFileBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +96,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 		return nil, errors.New("the input is not valid JSON")
 	}
 	if *dataFile != "" {
-		b, err := os.ReadFile(*dataFile)
+		b, err := readFileCapped("--data", *dataFile, maxDataFileBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -122,11 +122,51 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 
 func readSource(name string, stdin io.Reader) (string, error) {
 	if name == "-" {
-		b, err := io.ReadAll(stdin)
+		b, err := readCapped(stdin, "the script on stdin", maxCodeFileBytes)
 		return string(b), err
 	}
-	b, err := os.ReadFile(name)
+	b, err := readFileCapped("the script", name, maxCodeFileBytes)
 	return string(b), err
+}
+
+// The caps on what `warden run` reads, checked before anything is sent,
+// so that a huge or endless file (a FIFO, /dev/zero) fails with a clear
+// message instead of filling memory.
+var (
+	// maxCodeFileBytes caps the script and each module: the largest code
+	// the caps allow (CodeBytes covers code and modules together, which
+	// the engine checks).
+	maxCodeFileBytes = contract.DefaultCaps.CodeBytes
+	// maxInputFileBytes caps --input-file: what the supervisor accepts.
+	maxInputFileBytes int64 = supervisor.DefaultMaxInputBytes
+	// maxDataFileBytes caps --data, 64 MiB: the file is parsed and held
+	// in memory whole, and each answer taken from it also counts against
+	// the execution's DataBytes limit.
+	maxDataFileBytes int64 = 64 << 20
+)
+
+// readFileCapped reads the file path, given as flag, refusing one over
+// limit bytes.
+func readFileCapped(flag, path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	defer f.Close()
+	return readCapped(f, flag+" "+path, limit)
+}
+
+// readCapped reads r, called name in errors, refusing more than limit
+// bytes. It never reads more than limit+1.
+func readCapped(r io.Reader, name string, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than the cap of %d bytes", name, limit)
+	}
+	return b, nil
 }
 
 // parseBytes reads "1048576", "16MiB", "512KiB", "1GiB" (and K/M/G as

@@ -1,0 +1,243 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wardenhq/warden/child"
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
+)
+
+// wedgeArg is the first child argument that makes the test binary's
+// child mode wedge (wedgedChildMain) instead of serving normally.
+const wedgeArg = "wedge"
+
+// wedgedChildMain is the child's main when the supervisor started it with
+// the arguments [wedge MODE DIR]. The first child to create DIR/wedged
+// completes the go-plugin handshake and then wedges: it never answers
+// its first Ping (MODE "ping"), or answers it but never takes up the
+// execution's stream (MODE "open"), or, as a subverted child could,
+// answers it after telling the supervisor's gRPC client that it takes
+// no streams at all (MODE "quota"). It writes its pid and its cgroups
+// to DIR/wedged first. Every later child serves normally.
+func wedgedChildMain(args []string) {
+	if len(args) != 3 {
+		os.Exit(child.Main())
+	}
+	mode, dir := args[1], args[2]
+	f, err := os.OpenFile(filepath.Join(dir, "wedged"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		os.Exit(child.Main())
+	}
+	ipc.Serve(&wedgedRunner{mode: mode, report: f}, nil)
+	os.Exit(0)
+}
+
+type wedgedRunner struct {
+	mode   string
+	report *os.File
+}
+
+// Startup runs inside the Ping handler: in mode "ping" it never returns.
+func (r *wedgedRunner) Startup() ipc.Startup {
+	cg, _ := os.ReadFile("/proc/self/cgroup")
+	fmt.Fprintf(r.report, "%d\n%s", os.Getpid(), cg)
+	r.report.Close()
+	switch r.mode {
+	case "ping":
+		time.Sleep(time.Hour)
+	case "quota":
+		withholdStreams()
+	}
+	return ipc.Startup{}
+}
+
+// withholdStreams writes an HTTP/2 SETTINGS frame with
+// MAX_CONCURRENT_STREAMS 0 onto this child's gRPC connection (its one
+// connected socket), past its own gRPC server: the supervisor's client
+// can then open no stream until the setting changes, which it never
+// does. Called while the server handles Ping, when nothing else writes.
+func withholdStreams() {
+	frame := []byte{0, 0, 6, 0x4, 0, 0, 0, 0, 0, 0, 0x3, 0, 0, 0, 0}
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range fds {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if l, _ := os.Readlink("/proc/self/fd/" + e.Name()); !strings.HasPrefix(l, "socket:") {
+			continue
+		}
+		if listening, err := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_ACCEPTCONN); err == nil && listening == 0 {
+			syscall.Write(fd, frame)
+		}
+	}
+}
+
+// StreamOpened runs when the execution's stream opens, before the
+// request is read: in mode "open" it never returns.
+func (r *wedgedRunner) StreamOpened() {
+	if r.mode == "open" {
+		time.Sleep(time.Hour)
+	}
+}
+
+func (r *wedgedRunner) Run(_ context.Context, req contract.Request, _ func(contract.Event), _ contract.DataHandler) contract.Result {
+	return contract.Fail(errors.New("a wedged child ran an execution"), req.Limits)
+}
+
+// wedgedChild reads what the wedged child reported once it has: its pid
+// and its cgroup directories.
+func wedgedChild(t *testing.T, dir string, within time.Duration) (pid int, cgroups []string) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "wedged"))
+		lines := strings.Split(string(b), "\n")
+		if err == nil && len(lines) > 1 {
+			if pid, err = strconv.Atoi(lines[0]); err == nil {
+				for _, l := range lines[1:] {
+					f := strings.SplitN(l, ":", 3)
+					if len(f) == 3 && strings.Contains(f[2], "/warden-") && f[1] != "" && !strings.HasPrefix(f[1], "name=") {
+						cgroups = append(cgroups, filepath.Join("/sys/fs/cgroup", f[1], f[2]))
+					}
+				}
+				return pid, cgroups
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no wedged child reported within %v", within)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// wedgedSup is a supervisor whose first child wedges in mode.
+func wedgedSup(t *testing.T, mode string, startTimeout time.Duration) (*Supervisor, string) {
+	t.Helper()
+	dir := t.TempDir()
+	s := newSup(t, func(c *Config) {
+		c.ChildArgs = []string{wedgeArg, mode, dir}
+		// The wedged child writes to dir, which only this user can reach.
+		c.ChildUID = -1
+		c.PoolSize = 1
+		c.StartTimeout = startTimeout
+		c.QueueTimeout = 4 * startTimeout
+	})
+	return s, dir
+}
+
+// A child that completes the handshake but never answers its first ping,
+// or withholds the stream the supervisor opens next, must not hold its
+// spawn slot (or the compile gate).
+func TestWedgedPingTimesOut(t *testing.T) {
+	for _, mode := range []string{"ping", "quota"} {
+		t.Run(mode, func(t *testing.T) { testWedgedStartup(t, mode) })
+	}
+}
+
+// testWedgedStartup: the first child wedges in mode; its spawn fails
+// within StartTimeout, the child is killed, its cgroup removed, and the
+// next child serves.
+func testWedgedStartup(t *testing.T, mode string) {
+	const startTimeout = 3 * time.Second
+	s, dir := wedgedSup(t, mode, startTimeout)
+	pid, cgroups := wedgedChild(t, dir, 2*startTimeout)
+	start := time.Now()
+	for s.Stats().Pool.SpawnFailures == 0 {
+		if time.Since(start) > 2*startTimeout {
+			t.Fatalf("the spawn of child %d, wedged (%s), still hangs after %v", pid, mode, time.Since(start))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("spawn failed %v after the child wedged: %s", time.Since(start).Round(time.Millisecond), s.Stats().Pool.LastSpawnError)
+	if msg := s.Stats().Pool.LastSpawnError; !strings.Contains(msg, "start-up") || !strings.Contains(msg, startTimeout.String()) {
+		t.Errorf("the spawn error should say the start-up took over %v: %q", startTimeout, msg)
+	}
+	waitGone(t, pid, 2*time.Second)
+	t.Logf("child %d gone; checking its cgroups %v", pid, cgroups)
+	for _, d := range cgroups {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("the wedged child's cgroup %s is still there", d)
+		}
+	}
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatalf("the supervisor stopped serving: %v", err)
+	}
+}
+
+// Opening the execution's stream does not wait for the child (gRPC
+// sends the stream's headers and returns), so a child that answers its
+// ping but never takes up the stream is handed out; its execution must
+// still end at its deadline, even with a request larger than HTTP/2's
+// flow-control window, and the supervisor keeps serving.
+func TestWedgedStreamTimesOut(t *testing.T) {
+	s, dir := wedgedSup(t, "open", 10*time.Second)
+	pid, _ := wedgedChild(t, dir, 20*time.Second)
+	for s.Stats().Pool.Idle == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	timeout := 300 * time.Millisecond
+	big := `"` + strings.Repeat("x", 4<<20) + `"`
+	start := time.Now()
+	res, err := s.Execute(context.Background(), contract.Request{Code: "return input.length", Input: []byte(big), Limits: contract.Limits{Timeout: timeout}}, nil)
+	elapsed := time.Since(start)
+	if res.Stats.ChildPID != pid {
+		t.Fatalf("the execution ran on child %d, not on the wedged child %d", res.Stats.ChildPID, pid)
+	}
+	if !errors.Is(err, contract.ErrTimeout) {
+		t.Fatalf("want TimeoutError, got %v", err)
+	}
+	if limit := timeout + 250*time.Millisecond + time.Second; elapsed > limit {
+		t.Fatalf("took %v, over %v", elapsed, limit)
+	}
+	t.Logf("the wedged child's execution ended after %v: %v", elapsed.Round(time.Millisecond), err)
+	waitGone(t, pid, 2*time.Second)
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatalf("the supervisor stopped serving: %v", err)
+	}
+}
+
+// A request whose input is over MaxInputBytes fails at once with a
+// ContractError, before a child is taken: here no child ever becomes
+// ready, so taking one would end in a CapacityError after QueueTimeout.
+func TestInputOverCapRefused(t *testing.T) {
+	s := newSup(t, func(c *Config) {
+		c.Binary = "/bin/sleep"
+		c.ChildArgs = []string{"30"}
+		c.QueueTimeout = 2 * time.Second
+		c.MaxInputBytes = 1 << 10
+	})
+	start := time.Now()
+	in := `"` + strings.Repeat("x", 1<<10-1) + `"`
+	_, err := s.Execute(context.Background(), contract.Request{Code: "return input", Input: []byte(in)}, nil)
+	if !errors.Is(err, contract.ErrContract) || !strings.Contains(err.Error(), "MaxInputBytes") {
+		t.Fatalf("want a ContractError naming MaxInputBytes, got %v after %v", err, time.Since(start))
+	}
+	if el := time.Since(start); el > 500*time.Millisecond {
+		t.Fatalf("refused after %v: it waited for a child", el)
+	}
+	if st := s.Stats(); st.Executions != 1 || st.Failures != 1 || st.Pool.Busy != 0 {
+		t.Fatalf("stats after a refused request: %+v", st)
+	}
+
+	// At the cap, and under the default cap of a real supervisor, the
+	// input goes through.
+	in = `"` + strings.Repeat("x", 1<<10-2) + `"`
+	s = newSup(t, func(c *Config) { c.MaxInputBytes = 1 << 10; c.PoolSize = 1 })
+	if res, err := s.Execute(context.Background(), contract.Request{Code: "return input.length", Input: []byte(in)}, nil); err != nil || string(res.Value) != "1022" {
+		t.Fatalf("an input of exactly MaxInputBytes: %s, %v", res.Value, err)
+	}
+	if s := newSup(t, func(c *Config) { c.Binary = "/bin/sleep"; c.ChildArgs = []string{"30"} }); s.cfg.MaxInputBytes != DefaultMaxInputBytes {
+		t.Fatalf("default MaxInputBytes = %d", s.cfg.MaxInputBytes)
+	}
+}
