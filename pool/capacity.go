@@ -139,13 +139,7 @@ func (p *Pool[K, C]) spawn(pr *profile[K, C]) {
 	defer p.mu.Unlock()
 	pr.spawning--
 	if err == nil && p.closed {
-		p.live--
-		p.discarded++
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			c.Discard()
-		}()
+		p.discardLocked(c)
 		return
 	}
 	if err != nil {
