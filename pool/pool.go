@@ -1,14 +1,22 @@
-// Package pool keeps prespawned children ready, per limits profile, and
-// hands each one out exactly once.
+// Package pool keeps prespawned children ready, per profile, and hands
+// each one out exactly once.
 //
-// A Pool holds a target number of idle children for every key (a limits
+// A Pool holds a target number of idle children for every key in use (a
 // profile: a child prepared for one memory cap is never used for
-// another). Taking a child starts a replacement in the background, bounded
-// by a spawn concurrency; idle children that die or grow older than
-// MaxAge are replaced; a failing spawn is retried with exponential
-// backoff. When no child is free, Get waits up to QueueTimeout and then
-// fails with ErrExhausted. Children are never reused: the caller hands a
-// child back with Done, and the pool discards it.
+// another). The keys in Config.Keys are warmed at New and kept warm; any
+// other key gets a profile when first asked for, and loses it again
+// (idle children discarded, state dropped) after IdleTTL without use, so
+// that the pool's processes and maps follow the keys in use, not every
+// key ever seen. MaxChildren caps the children alive across all
+// profiles, idle, busy, starting or being discarded: past it, a Get
+// waits, an idle child of another profile is evicted to make room, and
+// the Get fails with ErrExhausted after QueueTimeout.
+//
+// Taking a child starts a replacement in the background, bounded by a
+// spawn concurrency; idle children that die or grow older than MaxAge
+// are replaced; a failing spawn is retried with exponential backoff.
+// Children are never reused: the caller hands a child back with Done,
+// and the pool discards it.
 //
 // The pool knows nothing about processes: Spawn and the Child methods are
 // the caller's. It imports only the standard library.
@@ -19,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -42,12 +51,23 @@ var (
 type Config[K comparable, C Child] struct {
 	// Spawn starts one child for key and returns it ready. Required.
 	Spawn func(ctx context.Context, key K) (C, error)
-	// Keys are warmed at New; other keys are warmed when first asked for.
+	// Keys are warmed at New and kept warm for the pool's life; other
+	// keys are warmed when first asked for and dropped after IdleTTL.
 	Keys []K
 	// TargetIdle is the number of idle children kept per key. Default 2.
 	TargetIdle int
 	// SpawnConcurrency bounds spawns in flight across all keys. Default 2.
 	SpawnConcurrency int
+	// MaxChildren caps the children alive across all keys: idle, busy,
+	// starting, and handed back but not yet discarded. Default
+	// DefaultMaxChildren(TargetIdle, len(Keys)). A value below
+	// TargetIdle x len(Keys) is an error: the kept-warm keys could not
+	// all be warm.
+	MaxChildren int
+	// IdleTTL is how long a key not in Keys keeps its profile after its
+	// last Get or Done; then its idle children are discarded and its
+	// state dropped. Default 1 minute.
+	IdleTTL time.Duration
 	// MaxAge replaces idle children older than this. Default 5 minutes.
 	MaxAge time.Duration
 	// QueueTimeout bounds how long Get waits for a child. Default 5s.
@@ -55,21 +75,42 @@ type Config[K comparable, C Child] struct {
 	// BackoffMin and BackoffMax bound the retry delay after failed
 	// spawns. Defaults 100ms and 5s.
 	BackoffMin, BackoffMax time.Duration
-	// CheckInterval is how often idle children are checked. Default 250ms.
+	// CheckInterval is how often idle children and profiles are checked.
+	// Default 250ms.
 	CheckInterval time.Duration
 	// Logger; nil discards.
 	Logger *slog.Logger
 }
 
+// DefaultMaxChildren is MaxChildren's default for targetIdle children
+// per key and keys kept warm: max(4 x targetIdle, 2 x NumCPU), raised
+// so that one profile more than the kept-warm ones fits. Four times the
+// idle target leaves room for the busy children and replacements of a
+// busy profile; twice the CPUs lets executions waiting on data requests
+// overlap with ones computing. Children past the cap would only queue
+// for CPU and hold memory.
+func DefaultMaxChildren(targetIdle, keys int) int {
+	return max(4*targetIdle, 2*runtime.NumCPU(), targetIdle*(keys+1))
+}
+
 // Stats is a snapshot of the pool's metrics.
 type Stats struct {
-	Idle          int
-	Busy          int
-	Spawning      int
-	Waiting       int
+	Idle     int
+	Busy     int
+	Spawning int
+	Waiting  int
+	// Live counts the children alive, as MaxChildren counts them: idle,
+	// busy, starting, and handed back but not yet discarded.
+	Live        int
+	MaxChildren int
+	// Profiles is the number of keys the pool holds state for.
+	Profiles      int
 	Spawned       uint64
 	SpawnFailures uint64
 	Discarded     uint64
+	// Evicted counts idle children discarded to make room for another
+	// key or because their key went unused for IdleTTL.
+	Evicted uint64
 	// SpawnLatency is the median and the 90th percentile of the last 256
 	// successful spawns.
 	SpawnLatencyP50 time.Duration
@@ -82,13 +123,21 @@ type entry[C Child] struct {
 	born  time.Time
 }
 
+type waiter[C Child] struct {
+	ch    chan C
+	since time.Time
+}
+
 type profile[K comparable, C Child] struct {
 	key      K
+	pinned   bool // in Config.Keys: kept warm, never dropped
 	idle     []entry[C]
-	waiters  []chan C
+	waiters  []*waiter[C]
 	spawning int
+	busy     int
 	failures int // consecutive
 	retryAt  time.Time
+	lastUsed time.Time
 }
 
 // Pool is a set of prespawned children. It is safe for concurrent use.
@@ -100,13 +149,20 @@ type Pool[K comparable, C Child] struct {
 	sem    chan struct{}
 	wg     sync.WaitGroup
 
-	mu        sync.Mutex
-	profiles  map[K]*profile[K, C]
-	busy      map[C]K
-	closed    bool
+	mu       sync.Mutex
+	profiles map[K]*profile[K, C]
+	busy     map[C]K
+	closed   bool
+	// live = idle + busy + spawning + freeing, across profiles; it never
+	// exceeds cfg.MaxChildren.
+	live int
+	// freeing counts children being discarded: their slots free up when
+	// Discard returns.
+	freeing   int
 	spawned   uint64
 	failed    uint64
 	discarded uint64
+	evicted   uint64
 	lastErr   string
 	latencies []time.Duration // ring
 	latNext   int
@@ -117,7 +173,7 @@ func New[K comparable, C Child](cfg Config[K, C]) (*Pool[K, C], error) {
 	if cfg.Spawn == nil {
 		return nil, errors.New("pool: Config.Spawn is required")
 	}
-	if cfg.TargetIdle < 0 || cfg.SpawnConcurrency < 0 || cfg.MaxAge < 0 || cfg.QueueTimeout < 0 {
+	if cfg.TargetIdle < 0 || cfg.SpawnConcurrency < 0 || cfg.MaxChildren < 0 || cfg.IdleTTL < 0 || cfg.MaxAge < 0 || cfg.QueueTimeout < 0 {
 		return nil, errors.New("pool: negative configuration value")
 	}
 	def := func(v *time.Duration, d time.Duration) {
@@ -131,6 +187,18 @@ func New[K comparable, C Child](cfg Config[K, C]) (*Pool[K, C], error) {
 	if cfg.SpawnConcurrency == 0 {
 		cfg.SpawnConcurrency = 2
 	}
+	cfg.Keys = slices.Clone(cfg.Keys)
+	keys := map[K]bool{}
+	for _, k := range cfg.Keys {
+		keys[k] = true
+	}
+	if cfg.MaxChildren == 0 {
+		cfg.MaxChildren = DefaultMaxChildren(cfg.TargetIdle, len(keys))
+	}
+	if cfg.MaxChildren < cfg.TargetIdle*len(keys) {
+		return nil, fmt.Errorf("pool: MaxChildren %d is below the %d idle children the %d kept-warm keys hold", cfg.MaxChildren, cfg.TargetIdle*len(keys), len(keys))
+	}
+	def(&cfg.IdleTTL, time.Minute)
 	def(&cfg.MaxAge, 5*time.Minute)
 	def(&cfg.QueueTimeout, 5*time.Second)
 	def(&cfg.BackoffMin, 100*time.Millisecond)
@@ -139,7 +207,6 @@ func New[K comparable, C Child](cfg Config[K, C]) (*Pool[K, C], error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	cfg.Keys = slices.Clone(cfg.Keys)
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Pool[K, C]{
 		cfg: cfg, log: cfg.Logger, ctx: ctx, cancel: cancel,
@@ -149,8 +216,9 @@ func New[K comparable, C Child](cfg Config[K, C]) (*Pool[K, C], error) {
 	}
 	p.mu.Lock()
 	for _, k := range cfg.Keys {
-		p.refillLocked(p.profileLocked(k))
+		p.profileLocked(k).pinned = true
 	}
+	p.fillLocked()
 	p.mu.Unlock()
 	p.wg.Add(1)
 	go p.maintain()
@@ -160,7 +228,7 @@ func New[K comparable, C Child](cfg Config[K, C]) (*Pool[K, C], error) {
 func (p *Pool[K, C]) profileLocked(k K) *profile[K, C] {
 	pr, ok := p.profiles[k]
 	if !ok {
-		pr = &profile[K, C]{key: k}
+		pr = &profile[K, C]{key: k, lastUsed: time.Now()}
 		p.profiles[k] = pr
 	}
 	return pr
@@ -176,6 +244,7 @@ func (p *Pool[K, C]) Get(ctx context.Context, key K) (C, error) {
 		return zero, ErrClosed
 	}
 	pr := p.profileLocked(key)
+	pr.lastUsed = time.Now()
 	for len(pr.idle) > 0 {
 		e := pr.idle[0]
 		pr.idle = pr.idle[1:]
@@ -184,26 +253,27 @@ func (p *Pool[K, C]) Get(ctx context.Context, key K) (C, error) {
 			continue
 		}
 		p.busy[e.child] = key
+		pr.busy++
 		// While other children are idle, the replacement starts when this
 		// one is handed back, so that its start-up does not compete for
 		// CPU with the execution it is about to run. An empty profile
 		// refills at once.
 		if len(pr.idle) == 0 {
-			p.refillLocked(pr)
+			p.fillLocked()
 		}
 		p.mu.Unlock()
 		return e.child, nil
 	}
-	w := make(chan C, 1)
+	w := &waiter[C]{ch: make(chan C, 1), since: time.Now()}
 	pr.waiters = append(pr.waiters, w)
-	p.refillLocked(pr)
+	p.fillLocked()
 	p.mu.Unlock()
 
 	timer := time.NewTimer(p.cfg.QueueTimeout)
 	defer timer.Stop()
 	var err error
 	select {
-	case c, ok := <-w:
+	case c, ok := <-w.ch:
 		if !ok {
 			return zero, ErrClosed
 		}
@@ -219,11 +289,19 @@ func (p *Pool[K, C]) Get(ctx context.Context, key K) (C, error) {
 		pr.waiters = slices.Delete(pr.waiters, i, i+1)
 		return zero, err
 	}
-	// A child was delivered as we gave up: put it back.
+	// A child was delivered as we gave up: hand it to the next waiter, or
+	// put it back.
 	select {
-	case c, ok := <-w:
+	case c, ok := <-w.ch:
 		if ok {
+			if len(pr.waiters) > 0 {
+				next := pr.waiters[0]
+				pr.waiters = pr.waiters[1:]
+				next.ch <- c
+				break
+			}
 			delete(p.busy, c)
+			pr.busy--
 			pr.idle = append(pr.idle, entry[C]{child: c, born: time.Now()})
 		}
 	default:
@@ -232,128 +310,26 @@ func (p *Pool[K, C]) Get(ctx context.Context, key K) (C, error) {
 }
 
 // Done hands back a child taken with Get; the pool discards it and
-// starts its replacement.
+// starts its replacement. The child's slot under MaxChildren frees when
+// Discard returns.
 func (p *Pool[K, C]) Done(c C) {
 	p.mu.Lock()
-	if key, ok := p.busy[c]; ok {
+	key, ok := p.busy[c]
+	if ok {
 		delete(p.busy, c)
-		p.refillLocked(p.profileLocked(key))
+		if pr := p.profiles[key]; pr != nil {
+			pr.busy--
+			pr.lastUsed = time.Now()
+		}
+		p.freeing++
+		p.fillLocked()
 	}
 	p.discarded++
 	p.mu.Unlock()
 	c.Discard()
-}
-
-// discardLocked discards c in the background (a process takes ms to
-// die); Close waits for it.
-func (p *Pool[K, C]) discardLocked(c C) {
-	p.discarded++
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		c.Discard()
-	}()
-}
-
-// refillLocked starts spawns until idle + spawning covers the target and
-// the waiters, unless the profile is backing off after failures.
-func (p *Pool[K, C]) refillLocked(pr *profile[K, C]) {
-	if p.closed || time.Now().Before(pr.retryAt) {
-		return
-	}
-	for len(pr.idle)+pr.spawning < p.cfg.TargetIdle+len(pr.waiters) {
-		pr.spawning++
-		p.wg.Add(1)
-		go p.spawn(pr)
-	}
-}
-
-func (p *Pool[K, C]) spawn(pr *profile[K, C]) {
-	defer p.wg.Done()
-	select {
-	case p.sem <- struct{}{}:
-	case <-p.ctx.Done():
+	if ok {
 		p.mu.Lock()
-		pr.spawning--
-		p.mu.Unlock()
-		return
-	}
-	start := time.Now()
-	c, err := p.cfg.Spawn(p.ctx, pr.key)
-	<-p.sem
-	took := time.Since(start)
-
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	pr.spawning--
-	if err == nil && p.closed {
-		p.discardLocked(c)
-		return
-	}
-	if err != nil {
-		p.failed++
-		pr.failures++
-		p.lastErr = err.Error()
-		delay := p.cfg.BackoffMin << min(pr.failures-1, 16)
-		if delay > p.cfg.BackoffMax || delay <= 0 {
-			delay = p.cfg.BackoffMax
-		}
-		pr.retryAt = time.Now().Add(delay)
-		if !p.closed {
-			p.log.Warn("child spawn failed; retrying with backoff", "error", err, "failures", pr.failures, "retry_in", delay)
-		}
-		return
-	}
-	p.spawned++
-	pr.failures = 0
-	pr.retryAt = time.Time{}
-	if len(p.latencies) < 256 {
-		p.latencies = append(p.latencies, took)
-	} else {
-		p.latencies[p.latNext] = took
-		p.latNext = (p.latNext + 1) % 256
-	}
-	if len(pr.waiters) > 0 {
-		w := pr.waiters[0]
-		pr.waiters = pr.waiters[1:]
-		p.busy[c] = pr.key
-		w <- c
-		return
-	}
-	pr.idle = append(pr.idle, entry[C]{child: c, born: time.Now()})
-}
-
-// maintain replaces dead and aged idle children and retries after
-// backoff.
-func (p *Pool[K, C]) maintain() {
-	defer p.wg.Done()
-	t := time.NewTicker(p.cfg.CheckInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.ctx.Done():
-			return
-		case <-t.C:
-		}
-		p.mu.Lock()
-		now := time.Now()
-		for _, pr := range p.profiles {
-			kept := pr.idle[:0]
-			for _, e := range pr.idle {
-				switch {
-				case e.child.Exited():
-					p.log.Warn("idle child died; replacing it")
-					p.discardLocked(e.child)
-				case now.Sub(e.born) > p.cfg.MaxAge:
-					p.discardLocked(e.child)
-				default:
-					kept = append(kept, e)
-				}
-			}
-			clear(pr.idle[len(kept):])
-			pr.idle = kept
-			p.refillLocked(pr)
-		}
+		p.freedLocked()
 		p.mu.Unlock()
 	}
 }
@@ -362,7 +338,8 @@ func (p *Pool[K, C]) maintain() {
 func (p *Pool[K, C]) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := Stats{Busy: len(p.busy), Spawned: p.spawned, SpawnFailures: p.failed, Discarded: p.discarded, LastSpawnError: p.lastErr}
+	s := Stats{Busy: len(p.busy), Live: p.live, MaxChildren: p.cfg.MaxChildren, Profiles: len(p.profiles),
+		Spawned: p.spawned, SpawnFailures: p.failed, Discarded: p.discarded, Evicted: p.evicted, LastSpawnError: p.lastErr}
 	for _, pr := range p.profiles {
 		s.Idle += len(pr.idle)
 		s.Spawning += pr.spawning
@@ -395,10 +372,11 @@ func (p *Pool[K, C]) Close(ctx context.Context) error {
 		}
 		pr.idle = nil
 		for _, w := range pr.waiters {
-			close(w)
+			close(w.ch)
 		}
 		pr.waiters = nil
 	}
+	p.live -= len(idle)
 	p.mu.Unlock()
 	for _, c := range idle {
 		c.Discard()
@@ -422,6 +400,7 @@ func (p *Pool[K, C]) Close(ctx context.Context) error {
 				busy = append(busy, c)
 			}
 			clear(p.busy)
+			p.live -= len(busy)
 			p.mu.Unlock()
 			for _, c := range busy {
 				c.Discard()

@@ -12,12 +12,22 @@ import (
 // fakeChild stands in for a process.
 type fakeChild struct {
 	id        int
+	key       string
+	s         *spawner
 	dead      atomic.Bool
 	discarded atomic.Int32
 }
 
 func (c *fakeChild) Exited() bool { return c.dead.Load() }
-func (c *fakeChild) Discard()     { c.discarded.Add(1) }
+
+// Discard takes as long as the spawner's discardDelay, like a process
+// being killed and reaped.
+func (c *fakeChild) Discard() {
+	if c.discarded.Add(1) == 1 {
+		time.Sleep(c.s.discardDelay)
+		c.s.alive.Add(-1)
+	}
+}
 
 type spawner struct {
 	mu       sync.Mutex
@@ -27,29 +37,40 @@ type spawner struct {
 	delay    time.Duration
 	inFlight atomic.Int32
 	maxSeen  atomic.Int32
+	// alive counts children from the start of their spawn until their
+	// first Discard returns, as MaxChildren counts them.
+	alive        atomic.Int32
+	maxAlive     atomic.Int32
+	discardDelay time.Duration
+}
+
+func raise(m *atomic.Int32, v int32) {
+	for {
+		old := m.Load()
+		if v <= old || m.CompareAndSwap(old, v) {
+			return
+		}
+	}
 }
 
 func (s *spawner) spawn(ctx context.Context, key string) (*fakeChild, error) {
-	cur := s.inFlight.Add(1)
+	raise(&s.maxSeen, s.inFlight.Add(1))
 	defer s.inFlight.Add(-1)
-	for {
-		m := s.maxSeen.Load()
-		if cur <= m || s.maxSeen.CompareAndSwap(m, cur) {
-			break
-		}
-	}
+	raise(&s.maxAlive, s.alive.Add(1))
 	select {
 	case <-time.After(s.delay):
 	case <-ctx.Done():
+		s.alive.Add(-1)
 		return nil, ctx.Err()
 	}
 	if s.fail.Load() {
+		s.alive.Add(-1)
 		return nil, errors.New("handshake failed: bad cookie")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n++
-	c := &fakeChild{id: s.n}
+	c := &fakeChild{id: s.n, key: key, s: s}
 	s.children = append(s.children, c)
 	return c, nil
 }

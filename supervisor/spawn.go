@@ -254,9 +254,6 @@ func maxEventBytes(caps contract.Limits) int {
 	return int(min(2*caps.OutputBytes+1<<20, math.MaxInt32))
 }
 
-// limitsKey is the pool key: children are prepared per memory cap.
-func limitsKey(l contract.Limits) int64 { return l.MemoryBytes }
-
 // oomKills is the child's cgroup OOM-kill count (0 without a cgroup).
 func (p *process) oomKills() uint64 {
 	if p.group == nil {

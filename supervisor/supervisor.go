@@ -51,9 +51,32 @@ type Config struct {
 	// a directory on its path is not searchable by the children's uid.
 	// Default: DefaultCacheDir (RootCacheDir as root).
 	CacheDir string
-	// PoolSize is the number of idle children kept ready per limits
+	// PoolSize is the number of idle children kept ready per memory
 	// profile. Default 2.
 	PoolSize int
+	// MemoryBuckets are the memory profiles children are prepared for: a
+	// request's memory limit is rounded up to the next one for choosing
+	// a child and for the child's linear-memory and cgroup caps, while
+	// QuickJS enforces the request's exact limit. The default limit,
+	// the memory cap and PrewarmMemory's values are always buckets.
+	// Default: powers of two from 1 MiB up to the memory cap.
+	MemoryBuckets []int64
+	// PrewarmMemory lists memory limits whose profiles are warmed at New
+	// and kept warm, besides the default limit's. Default: none.
+	PrewarmMemory []int64
+	// ProfileIdleTTL is how long the profile of a memory limit that is
+	// not kept warm keeps its idle children after its last use; then
+	// they are discarded (cgroups removed) and the pool forgets the
+	// profile. Default 1m.
+	ProfileIdleTTL time.Duration
+	// MaxChildren caps the children alive at once across all profiles:
+	// idle, busy, starting and being removed. Past it an execution waits
+	// (an idle child of another profile is evicted to make room) and
+	// fails with CapacityError after QueueTimeout. Default max(4 x
+	// PoolSize, 2 x the CPUs), raised so that one profile more than the
+	// ones kept warm fits; a value below PoolSize x the kept-warm
+	// profiles is an error.
+	MaxChildren int
 	// SpawnConcurrency bounds children starting at once. Default 2.
 	SpawnConcurrency int
 	// MaxIdleAge replaces idle children older than this. Default 5m.
@@ -142,6 +165,8 @@ type Supervisor struct {
 	cfg  Config
 	log  *slog.Logger
 	pool *pool.Pool[int64, *process]
+	// buckets are the memory profiles, sorted (memoryBuckets).
+	buckets []int64
 
 	executions atomic.Uint64
 	failures   atomic.Uint64
@@ -222,15 +247,22 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.PidsMax == 0 {
 		cfg.PidsMax = 64
 	}
+	buckets, err := memoryBuckets(cfg)
+	if err != nil {
+		return nil, err
+	}
 	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, compile: newCompileGate()}
+	s.buckets = buckets
 	if err := s.startCgroups(); err != nil {
 		return nil, err
 	}
 	p, err := pool.New(pool.Config[int64, *process]{
 		Spawn:            s.spawn,
-		Keys:             []int64{limitsKey(cfg.Defaults)},
+		Keys:             prewarmKeys(cfg, buckets),
 		TargetIdle:       cfg.PoolSize,
 		SpawnConcurrency: cfg.SpawnConcurrency,
+		MaxChildren:      cfg.MaxChildren,
+		IdleTTL:          cfg.ProfileIdleTTL,
 		MaxAge:           cfg.MaxIdleAge,
 		QueueTimeout:     cfg.QueueTimeout,
 		Logger:           cfg.Logger.With("component", "pool"),
@@ -322,7 +354,7 @@ const maxAttempts = 3
 func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event), queued time.Time) (res contract.Result, retry bool) {
 	limits := req.Limits
 	fail := func(err error) contract.Result { return contract.Fail(err, limits) }
-	p, err := s.pool.Get(ctx, limitsKey(limits))
+	p, err := s.pool.Get(ctx, limitsKey(limits, s.buckets))
 	wait := time.Since(queued)
 	switch {
 	case err == nil:
@@ -333,7 +365,8 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 		return fail(contract.Errorf(contract.TimeoutError, "deadline passed while waiting for a child")), false
 	case errors.Is(err, pool.ErrExhausted):
 		st := s.pool.Stats()
-		msg := fmt.Sprintf("no child became free within %v (%d busy, %d starting)", wait.Round(time.Millisecond), st.Busy, st.Spawning)
+		msg := fmt.Sprintf("no child became free within %v (%d busy, %d starting; %d of at most %d children alive)",
+			wait.Round(time.Millisecond), st.Busy, st.Spawning, st.Live, st.MaxChildren)
 		if st.LastSpawnError != "" {
 			msg += "; last spawn error: " + st.LastSpawnError
 		}
