@@ -25,8 +25,8 @@ const (
 	UserCodeError ErrorType = "UserCodeError"
 	// TimeoutError: the deadline passed (interrupt, cancel or kill).
 	TimeoutError ErrorType = "TimeoutError"
-	// ResourceError: memory, stack, output or code size over its limit,
-	// or the cgroup OOM-killed the child.
+	// ResourceError: memory, stack, output, code size or data
+	// requests over its limit, or the cgroup OOM-killed the child.
 	ResourceError ErrorType = "ResourceError"
 	// ContractError: the request is malformed.
 	ContractError ErrorType = "ContractError"
@@ -47,6 +47,10 @@ const (
 	KindOutput  = "output"
 	KindCode    = "code"
 	KindOOMKill = "oom_kill"
+	// KindDataRequests and KindDataBytes: host.request calls over
+	// Limits.DataRequests, or their traffic over Limits.DataBytes.
+	KindDataRequests = "data_requests"
+	KindDataBytes    = "data_bytes"
 )
 
 // Error is the error half of an envelope. It implements error, and

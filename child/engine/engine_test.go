@@ -19,12 +19,17 @@ import (
 // part, and every execution still gets a fresh instance.
 var testEngine *Engine
 
+// testCacheDir is testEngine's compilation cache, for tests that make an
+// engine of their own.
+var testCacheDir string
+
 func TestMain(m *testing.M) {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "warden-engine-cache")
 	if err != nil {
 		panic(err)
 	}
+	testCacheDir = dir
 	testEngine, err = New(ctx, Config{CacheDir: dir, CloseOnContextDone: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
