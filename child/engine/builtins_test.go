@@ -68,7 +68,9 @@ func TestCuratedBuiltinsLookNative(t *testing.T) {
 // while the engine builds an error's stack (possibly inside a host call)
 // and hand out the functions on the stack. None of them works.
 func TestStackTraceHooksAreGone(t *testing.T) {
-	handler := func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return json.RawMessage("1"), nil }
+	handler := func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage("1"), nil
+	}
 	hook := `let calls = 0, leaked = []; Error.prepareStackTrace = (e, sites) => { calls++; for (const s of sites) leaked.push(typeof s.getFunction === "function" ? s.getFunction() : s); return "hooked" };`
 	tests := []struct {
 		name string
@@ -89,6 +91,12 @@ func TestStackTraceHooksAreGone(t *testing.T) {
 		})
 	}
 }
+
+// The markers around the prelude's removal of the stack-trace hooks.
+const (
+	stackHooksBegin = "// stack-hooks:begin"
+	stackHooksEnd   = "// stack-hooks:end"
+)
 
 // TestNestedHostCallIsRefused: the Go side refuses a host function
 // entered while another one runs, whatever the prelude lets through. It

@@ -53,7 +53,6 @@ func TestHostCallsCopyWithinBudget(t *testing.T) {
 		want want
 	}{
 		{"console.log", "console.log(s)", want{value: "1"}},
-		{"console.log of two", "console.log(s, s)", want{value: "1"}},
 		{"sha256", "sha256(s)", want{value: "1"}},
 		{"host.request args", "await host.request('x', s)", want{errType: contract.ResourceError, kind: contract.KindDataBytes}},
 		{"host.request name", "await host.request(s)", want{errType: contract.ResourceError, kind: contract.KindDataBytes}},
