@@ -148,12 +148,6 @@ func (vm *VM) hostSHA256(text guestString) uint32 {
 	return vm.returnString(hex.EncodeToString(h.Sum(sum[:0])))
 }
 
-// sha256Hex is the sha256 builtin on Go bytes: hex of the bytes.
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
 // hostRequest answers host.request with "1" + JSON on success or "0" +
 // message on failure (the prelude settles the promise with them). Over
 // the data limits the execution ends with a ResourceError: the count is
