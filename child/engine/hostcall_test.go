@@ -91,6 +91,13 @@ func TestLogsEncodeWithinTheOutputLimit(t *testing.T) {
 		{"one per level", "for (let i = 0; i < 1e5; i++) { console.log(''); console.debug(''); console.error('') } return 1"},
 	}
 	const limit = 64 << 10
+	// Under an output limit smaller than the truncation marker, the
+	// marker is left out too.
+	res := run(t, contract.Request{Code: "console.log('x'); return 1", Limits: contract.Limits{OutputBytes: 40}}, RunOptions{})
+	check(t, res, want{value: "1"})
+	if enc, _ := json.Marshal(res.Logs); len(enc) > 40 {
+		t.Fatalf("logs %s over a 40-byte output limit", enc)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := run(t, contract.Request{Code: tt.code, Limits: contract.Limits{OutputBytes: limit, Timeout: 30 * time.Second}}, RunOptions{})

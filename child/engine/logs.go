@@ -86,11 +86,14 @@ func (vm *VM) logLevel(s guestString) (string, bool) {
 }
 
 // cutLogs ends the logs with the truncation marker; later console calls
-// are not even read.
+// are not even read. Entries always leave room for the marker, so it is
+// left out only under an output limit smaller than the marker itself.
 func (vm *VM) cutLogs() uint32 {
 	vm.logsCut = true
-	vm.logBytes += logMarkerCost
-	vm.keepLog(contract.LogEntry{Level: "warn", Text: logTruncatedMarker})
+	if vm.logRoom() >= 0 {
+		vm.logBytes += logMarkerCost
+		vm.keepLog(contract.LogEntry{Level: "warn", Text: logTruncatedMarker})
+	}
 	return vm.returnString(logCutAnswer)
 }
 
