@@ -25,8 +25,8 @@ const (
 	UserCodeError ErrorType = "UserCodeError"
 	// TimeoutError: the deadline passed (interrupt, cancel or kill).
 	TimeoutError ErrorType = "TimeoutError"
-	// ResourceError: memory, stack, output or code size over its limit,
-	// or the cgroup OOM-killed the child.
+	// ResourceError: memory, stack, output, code size or data
+	// requests over its limit, or the cgroup OOM-killed the child.
 	ResourceError ErrorType = "ResourceError"
 	// ContractError: the request is malformed.
 	ContractError ErrorType = "ContractError"
@@ -47,6 +47,10 @@ const (
 	KindOutput  = "output"
 	KindCode    = "code"
 	KindOOMKill = "oom_kill"
+	// KindDataRequests and KindDataBytes: host.request calls over
+	// Limits.DataRequests, or their traffic over Limits.DataBytes.
+	KindDataRequests = "data_requests"
+	KindDataBytes    = "data_bytes"
 )
 
 // Error is the error half of an envelope. It implements error, and
@@ -142,25 +146,52 @@ type LogEntry struct {
 
 // Stats describe what one execution cost. Fields a layer cannot measure
 // stay zero.
+//
+// Who measures what matters under the supervisor, where a child may be
+// subverted: the fields marked "child-reported" come from the child with
+// its result, and a child that runs code of its own choosing can send any
+// value for them. Read them as the sandbox's account, never as a bound
+// (nothing in Warden enforces a limit from them). The supervisor measures
+// the fields marked so itself, from the kernel and its own clock. With the
+// in-process engine every field is the engine's own measurement.
 type Stats struct {
+	// QueueWaitMS is how long the request waited for a child. Measured by
+	// the supervisor.
 	QueueWaitMS float64 `json:"queue_wait_ms"`
-	WallMS      float64 `json:"wall_ms"`
+	// WallMS is the execution's wall time inside the sandbox.
+	// Child-reported.
+	WallMS float64 `json:"wall_ms"`
 	// CPUMS is the CPU time of the thread that ran the guest, where the
-	// platform reports it.
+	// platform reports it. Child-reported.
 	CPUMS float64 `json:"cpu_ms"`
 	// HeapBytes is what QuickJS had allocated when the execution ended.
+	// Child-reported.
 	HeapBytes int64 `json:"heap_bytes"`
 	// PeakMemoryBytes is the size the wasm linear memory reached.
+	// Child-reported.
 	PeakMemoryBytes int64 `json:"peak_memory_bytes"`
 	// PeakStackBytes is the deepest the wasm shadow stack went.
+	// Child-reported.
 	PeakStackBytes int64 `json:"peak_stack_bytes"`
-	DataRequests   int   `json:"data_requests"`
-	LogBytes       int64 `json:"log_bytes"`
-	// Child process figures, filled in by the supervisor.
-	ChildPID         int     `json:"child_pid,omitempty"`
+	// DataRequests is the number of host.request calls the guest made.
+	// Child-reported (each call still reaches the caller's DataHandler
+	// through the supervisor, which is where a trusted count can be kept).
+	DataRequests int `json:"data_requests"`
+	// LogBytes is what the captured logs take as JSON: each entry's
+	// encoding plus a separator (at most the output limit). Child-reported;
+	// the logs themselves are bounded on the wire, whatever this says.
+	LogBytes int64 `json:"log_bytes"`
+	// ChildPID is the child's process ID. Set by the supervisor.
+	ChildPID int `json:"child_pid,omitempty"`
+	// ChildCPUMS and ChildMaxRSSBytes are the child process's CPU time and
+	// peak RSS: child-reported (its own getrusage) by default; measured by
+	// the supervisor (the kernel's rusage of the reaped child) with
+	// supervisor.Config.ReapedUsage, or when the child sent no result.
 	ChildCPUMS       float64 `json:"child_cpu_ms,omitempty"`
 	ChildMaxRSSBytes int64   `json:"child_max_rss_bytes,omitempty"`
-	CgroupPeakBytes  int64   `json:"cgroup_peak_bytes,omitempty"`
+	// CgroupPeakBytes is the peak memory of the child's cgroup. Measured
+	// by the supervisor (read from the kernel).
+	CgroupPeakBytes int64 `json:"cgroup_peak_bytes,omitempty"`
 }
 
 // Millis expresses d in the milliseconds Stats uses, to the microsecond.

@@ -9,7 +9,7 @@ import (
 )
 
 func TestResolve(t *testing.T) {
-	caps := Limits{Timeout: 10 * time.Second, MemoryBytes: 64 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 1 << 20}
+	caps := Limits{Timeout: 10 * time.Second, MemoryBytes: 64 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 1 << 20, DataRequests: 100_000, DataBytes: 256 << 20}
 	tests := []struct {
 		name    string
 		req     Limits
@@ -18,9 +18,10 @@ func TestResolve(t *testing.T) {
 		err     bool
 	}{
 		{"zero takes defaults", Limits{}, DefaultLimits, nil, false},
-		{"lower is kept", Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20}, Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10}, nil, false},
-		{"over the cap is clamped", Limits{Timeout: time.Hour, OutputBytes: 1 << 30}, Limits{Timeout: 10 * time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 256 << 10}, []string{"timeout_ms", "output_bytes"}, false},
+		{"lower is kept", Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20}, Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20}, nil, false},
+		{"over the cap is clamped", Limits{Timeout: time.Hour, OutputBytes: 1 << 30}, Limits{Timeout: 10 * time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20}, []string{"timeout_ms", "output_bytes"}, false},
 		{"negative", Limits{CodeBytes: -1}, Limits{}, nil, true},
+		{"data limits clamped", Limits{DataRequests: 1 << 40, DataBytes: 1 << 40}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 100_000, DataBytes: 256 << 20}, []string{"data_requests", "data_bytes"}, false},
 		{"memory below the minimum", Limits{MemoryBytes: 1000}, Limits{}, nil, true},
 		{"sub-millisecond timeout", Limits{Timeout: time.Microsecond}, Limits{}, nil, true},
 	}

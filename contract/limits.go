@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -92,7 +93,7 @@ func (l *Limits) UnmarshalJSON(b []byte) error {
 		return Errorf(ContractError, "limits: %v", err)
 	}
 	*l = Limits{
-		Timeout:      time.Duration(j.TimeoutMS) * time.Millisecond,
+		Timeout:      millisToDuration(j.TimeoutMS),
 		MemoryBytes:  j.MemoryBytes,
 		StackBytes:   j.StackBytes,
 		OutputBytes:  j.OutputBytes,
@@ -101,6 +102,20 @@ func (l *Limits) UnmarshalJSON(b []byte) error {
 		DataBytes:    j.DataBytes,
 	}
 	return nil
+}
+
+// millisToDuration converts without wrapping: milliseconds past what a
+// Duration holds saturate (and are clamped to the cap, or refused as
+// negative, by Resolve) instead of overflowing into an arbitrary value.
+func millisToDuration(ms int64) time.Duration {
+	const most = math.MaxInt64 / int64(time.Millisecond)
+	switch {
+	case ms > most:
+		return math.MaxInt64
+	case ms < -most:
+		return math.MinInt64
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // Resolve applies defaults and caps to requested limits. Zero fields take

@@ -19,12 +19,17 @@ import (
 // part, and every execution still gets a fresh instance.
 var testEngine *Engine
 
+// testCacheDir is testEngine's compilation cache, for tests that make an
+// engine of their own.
+var testCacheDir string
+
 func TestMain(m *testing.M) {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "warden-engine-cache")
 	if err != nil {
 		panic(err)
 	}
+	testCacheDir = dir
 	testEngine, err = New(ctx, Config{CacheDir: dir, CloseOnContextDone: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -257,6 +262,7 @@ func TestGlobals(t *testing.T) {
 		walk("host", host);
 		walk("sha256", sha256);
 		walk("host.request", host.request);
+		walk("Error", Error);
 		return out`)
 	check(t, res, want{value: string(res.Value)})
 	var got map[string][]string
@@ -274,8 +280,9 @@ func TestGlobals(t *testing.T) {
 			"parseFloat", "parseInt", "sha256", "undefined", "unescape"},
 		"console":      {"debug", "error", "info", "log", "warn"},
 		"host":         {"request"},
-		"sha256":       {"length", "name", "prototype"},
-		"host.request": {"length", "name", "prototype"},
+		"sha256":       {"length", "name"},
+		"host.request": {"length", "name"},
+		"Error":        {"isError", "length", "name", "prototype"},
 	}
 	for k, v := range allowed {
 		slices.Sort(v)
@@ -511,7 +518,7 @@ func TestStats(t *testing.T) {
 		}})
 	check(t, res, want{value: "100000"})
 	s := res.Stats
-	if s.WallMS <= 0 || s.CPUMS <= 0 || s.HeapBytes <= 0 || s.PeakMemoryBytes <= 0 || s.PeakStackBytes <= 0 || s.DataRequests != 1 || s.LogBytes != 4 {
+	if s.WallMS <= 0 || s.CPUMS <= 0 || s.HeapBytes <= 0 || s.PeakMemoryBytes <= 0 || s.PeakStackBytes <= 0 || s.DataRequests != 1 || s.LogBytes != logEntryCost("log", "x") {
 		t.Fatalf("stats incomplete: %+v", s)
 	}
 }

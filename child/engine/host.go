@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -70,7 +68,7 @@ func hostCall(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = 0
 		return
 	}
-	stack[0] = uint64(vm.dispatch(ctx, namePtr, nameLen, argc, argv))
+	stack[0] = uint64(vm.dispatch(namePtr, nameLen, argc, argv))
 }
 
 func hostInterrupt(ctx context.Context, mod api.Module, stack []uint64) {
@@ -97,7 +95,7 @@ func hostModuleNormalize(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = 0
 		return
 	}
-	stack[0] = uint64(vm.normalizeModule(ctx, uint32(stack[0]), uint32(stack[1])))
+	stack[0] = uint64(vm.normalizeModule(uint32(stack[0]), uint32(stack[1])))
 }
 
 func hostModuleLoad(ctx context.Context, mod api.Module, stack []uint64) {
@@ -106,7 +104,7 @@ func hostModuleLoad(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = 0
 		return
 	}
-	stack[0] = uint64(vm.loadModule(ctx, uint32(stack[0]), uint32(stack[1])))
+	stack[0] = uint64(vm.loadModule(uint32(stack[0]), uint32(stack[1])))
 }
 
 // hostTimezoneOffset pins the sandbox to UTC: the host's zone is not the
@@ -195,10 +193,4 @@ func wasiRandomGet(ctx context.Context, mod api.Module, stack []uint64) {
 	}
 	rand.Read(b)
 	stack[0] = errnoSuccess
-}
-
-// sha256Hex is the sha256 builtin: hex of the UTF-8 bytes.
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }

@@ -10,6 +10,7 @@
 (function (hostLog, hostSha256, hostRequest) {
   "use strict";
   const apply = Reflect.apply;
+  const bind = Function.prototype.bind;
   const defineProperty = Object.defineProperty;
   const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   const getPrototypeOf = Object.getPrototypeOf;
@@ -49,15 +50,35 @@
     try { return StringIntrinsic(v); } catch (e) { return "[unprintable]"; }
   }
 
+  // builtin makes method look like an ECMAScript built-in function. A
+  // bound function is no constructor when its target is none (a method
+  // is none), has no prototype, caller or arguments of its own, and its
+  // source text is "function name() { [native code] }"; only its name
+  // ("bound x") needs redefining. Nothing in the language leads from a
+  // bound function to its target, so the wrappers below, and the host
+  // functions they close over, stay out of reach.
+  function builtin(name, method) {
+    const f = apply(bind, method, [undefined]);
+    defineProperty(f, "name", { value: name, writable: false, enumerable: false, configurable: true });
+    return f;
+  }
+
+  // Once the host has cut the logs (the output limit), console calls do
+  // nothing: their arguments are not even formatted.
+  let logsCut = false;
   function logger(level) {
-    return function () {
-      let text = "";
-      for (let i = 0; i < arguments.length; i++) {
-        if (i > 0) text += " ";
-        text += format(arguments[i]);
-      }
-      hostLog(level, text);
+    const methods = {
+      log() {
+        if (logsCut) return;
+        let text = "";
+        for (let i = 0; i < arguments.length; i++) {
+          if (i > 0) text += " ";
+          text += format(arguments[i]);
+        }
+        if (hostLog(level, text) === "cut") logsCut = true;
+      },
     };
+    return builtin(level, methods.log);
   }
 
   const consoleObject = {};
@@ -68,46 +89,65 @@
     });
   }
 
-  const sha256 = function sha256(text) {
-    if (typeof text !== "string") {
-      throw new TypeErrorIntrinsic("sha256: argument must be a string, got " + typeof text);
-    }
-    return hostSha256(text);
-  };
+  const sha256 = builtin("sha256", {
+    sha256(text) {
+      if (typeof text !== "string") {
+        throw new TypeErrorIntrinsic("sha256: argument must be a string, got " + typeof text);
+      }
+      return hostSha256(text);
+    },
+  }.sha256);
 
   let serializing = false;
-  const request = function request(name, args) {
-    if (typeof name !== "string") {
-      return rejected(new TypeErrorIntrinsic("host.request: name must be a string, got " + typeof name));
-    }
-    // A getter or toJSON on args runs while they are serialized; a
-    // host.request from there would nest one host call inside the
-    // preparation of another, so it throws (and the outer request is
-    // rejected with that error).
-    if (serializing) {
-      throw new TypeErrorIntrinsic("host.request: cannot be called while another request's arguments are being serialized");
-    }
-    let json;
-    serializing = true;
-    try {
-      json = args === undefined ? "null" : apply(stringify, undefined, [args]);
-    } catch (e) {
-      return rejected(e);
-    } finally {
-      serializing = false;
-    }
-    if (json === undefined) json = "null";
-    const answer = hostRequest(name, json);
-    const body = apply(strSlice, answer, [1]);
-    if (answer[0] === "1") {
-      return resolved(apply(parse, undefined, [body]));
-    }
-    return rejected(new ErrorIntrinsic(body));
-  };
+  const request = builtin("request", {
+    request(name, args) {
+      if (typeof name !== "string") {
+        return rejected(new TypeErrorIntrinsic("host.request: name must be a string, got " + typeof name));
+      }
+      // A getter or toJSON on args runs while they are serialized; a
+      // host.request from there would nest one host call inside the
+      // preparation of another, so it throws (and the outer request is
+      // rejected with that error).
+      if (serializing) {
+        throw new TypeErrorIntrinsic("host.request: cannot be called while another request's arguments are being serialized");
+      }
+      let json;
+      serializing = true;
+      try {
+        json = args === undefined ? "null" : apply(stringify, undefined, [args]);
+      } catch (e) {
+        return rejected(e);
+      } finally {
+        serializing = false;
+      }
+      if (json === undefined) json = "null";
+      const answer = hostRequest(name, json);
+      const body = apply(strSlice, answer, [1]);
+      if (answer[0] === "1") {
+        return resolved(apply(parse, undefined, [body]));
+      }
+      return rejected(new ErrorIntrinsic(body));
+    },
+  }.request);
   const hostObject = {};
   defineProperty(hostObject, "request", {
     value: request, writable: true, enumerable: true, configurable: true,
   });
+
+  // stack-hooks:begin
+  // QuickJS-NG's V8-style stack-trace hooks go. Error.prepareStackTrace
+  // runs guest code whenever the engine builds an error's stack (also
+  // inside a host call, which would nest host calls), and its CallSite
+  // frames' getFunction() hand out the functions on the stack: this
+  // prelude's wrappers and runner. captureStackTrace runs the same hook;
+  // stackTraceLimit is an accessor on engine state. The engine keeps its
+  // own copies of the last values set (none, and 10 frames) and no longer
+  // reads anything a guest can set.
+  const stackHooks = ["prepareStackTrace", "captureStackTrace", "stackTraceLimit"];
+  for (let i = 0; i < stackHooks.length; i++) {
+    delete ErrorIntrinsic[stackHooks[i]];
+  }
+  // stack-hooks:end
 
   // Globals that are not ECMAScript go. InternalError matters most: in
   // this build every InternalError is uncatchable, and with the

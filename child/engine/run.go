@@ -237,6 +237,11 @@ func (vm *VM) timeoutError() *contract.Error {
 // shadow stack reached its limit, or the instance trapped. The text of a
 // guest exception alone never decides the type.
 func (vm *VM) classify(err error) *contract.Error {
+	if vm.fatal != nil {
+		// A host function ended the execution (abort): the instance
+		// trapped on purpose, and this is why.
+		return vm.fatal
+	}
 	var exc *jsException
 	if !errors.As(err, &exc) {
 		var trap *errTrap

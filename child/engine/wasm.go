@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 )
 
@@ -31,4 +33,10 @@ func checkWasm(b []byte) error {
 		return fmt.Errorf("engine: the QuickJS wasm module has sha256 %s, want %s (%s); run %q and rebuild", got, WasmSHA256, WasmPackage, FetchCommand)
 	}
 	return nil
+}
+
+// sha256Hex is the hex SHA-256 of b.
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

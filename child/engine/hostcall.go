@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+// Host-call dispatch: the three host functions the prelude closes over.
+// Each checks what it is given before it copies anything out of guest
+// memory, and copies no more than the budget the bytes count towards:
+// the output limit for logs, nothing at all for sha256 (it hashes in
+// place), the data limit for host.request.
+
+// Names of the host functions handed to the prelude. They are never
+// globals: the prelude closes over them.
+const (
+	hostFnLog     = "warden_log"
+	hostFnSHA256  = "warden_sha256"
+	hostFnRequest = "warden_request"
+)
+
+// Answers of the log host function; the prelude stops calling it (and
+// stops formatting arguments) once it answers logCutAnswer.
+const (
+	logKeptAnswer = ""
+	logCutAnswer  = "cut"
+)
+
+// enterHost marks the start of a host function that calls back into the
+// module. Those calls can run guest code only through engine hooks the
+// prelude removes (Error.prepareStackTrace while an error is built), so a
+// host function entered while another runs means that defence failed: the
+// execution ends, before the nested call does anything. Call it before
+// deferring leaveHost.
+func (vm *VM) enterHost() {
+	if vm.inHost {
+		vm.abort(contract.Errorf(contract.SandboxError,
+			"engine: a host function called while another one was running (refused: host calls never nest)"))
+	}
+	vm.inHost = true
+}
+
+func (vm *VM) leaveHost() { vm.inHost = false }
+
+// abort ends the execution from inside a host function with err: it
+// marks the instance broken and panics, wazero returns the panic as the
+// error of the export call that entered the guest, and classify reports
+// err. No guest code runs after it.
+func (vm *VM) abort(err *contract.Error) {
+	if vm.fatal == nil {
+		vm.fatal = err
+	}
+	if vm.broken == nil {
+		vm.broken = &errTrap{err}
+	}
+	panic(vm.broken)
+}
+
+// unwindIfInHost is called after a call into the module failed: inside a
+// host function the failure must not be returned to the guest (which
+// would go on running on a broken instance), so it unwinds, as abort does.
+func (vm *VM) unwindIfInHost() {
+	if vm.inHost {
+		panic(vm.broken)
+	}
+}
+
+// dispatch serves the prelude's host functions. name and the arguments
+// are where the trampoline says; every read is bounds-checked.
+func (vm *VM) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
+	vm.enterHost()
+	defer vm.leaveHost()
+	if vm.ph != phaseRun {
+		return vm.throwError("host functions are not available outside the execution")
+	}
+	mem := vm.mod.Memory()
+	nameView, ok := mem.Read(namePtr, min(nameLen, 64))
+	if !ok || nameLen > 64 {
+		return vm.throwError("warden: bad host call")
+	}
+	var wantArgs uint32
+	name := ""
+	switch string(nameView) {
+	case hostFnLog:
+		if vm.logsCut {
+			// Nothing more is kept: do not even look at the arguments.
+			return vm.returnString(logCutAnswer)
+		}
+		name, wantArgs = hostFnLog, 2
+	case hostFnSHA256:
+		name, wantArgs = hostFnSHA256, 1
+	case hostFnRequest:
+		name, wantArgs = hostFnRequest, 2
+	default:
+		return vm.throwError("warden: unknown host call")
+	}
+	if argc != wantArgs {
+		return vm.throwError("warden: bad host call arguments")
+	}
+	var args [2]guestString
+	for i := range argc {
+		box, ok := mem.ReadUint32Le(argv + 4*i)
+		if !ok {
+			return vm.throwError("warden: bad host call arguments")
+		}
+		s, isStr, err := vm.stringAt(box)
+		if err != nil {
+			return 0 // the engine's out-of-memory exception is pending
+		}
+		if !isStr {
+			return vm.throwError(name + ": arguments must be strings")
+		}
+		defer vm.freeString(s)
+		args[i] = s
+	}
+	switch name {
+	case hostFnLog:
+		return vm.hostLog(args[0], args[1])
+	case hostFnSHA256:
+		return vm.hostSHA256(args[0])
+	default:
+		return vm.hostRequest(args[0], args[1])
+	}
+}
+
+// returnString answers a host call with the concatenation of parts.
+func (vm *VM) returnString(parts ...string) uint32 {
+	box, err := vm.newString(parts...)
+	if err != nil {
+		return 0
+	}
+	return box
+}
+
+// hostSHA256 hashes the string where it lies: nothing is copied out, and
+// the UTF-8 conversion of lone surrogates streams into the hash.
+func (vm *VM) hostSHA256(text guestString) uint32 {
+	b, err := vm.view(text)
+	if err != nil {
+		return vm.throwError("warden: bad host call arguments")
+	}
+	h := sha256.New()
+	writeWTF8(h, b)
+	var sum [sha256.Size]byte
+	return vm.returnString(hex.EncodeToString(h.Sum(sum[:0])))
+}
+
+// hostRequest answers host.request with "1" + JSON on success or "0" +
+// message on failure (the prelude settles the promise with them). Over
+// the data limits the execution ends with a ResourceError: the count is
+// checked before anything is read, the name and arguments before they are
+// copied, the answer as soon as the handler returns it.
+func (vm *VM) hostRequest(name, args guestString) uint32 {
+	vm.requests++
+	if int64(vm.requests) > vm.limits.DataRequests {
+		vm.abort(contract.ResourceErrorf(contract.KindDataRequests,
+			"more than %d host.request calls, over the data_requests limit", vm.limits.DataRequests))
+	}
+	vm.countData(int64(name.n) + int64(args.n))
+	nameText, err := vm.utf8String(name)
+	if err != nil {
+		return vm.throwError("warden: bad host call arguments")
+	}
+	argsText, err := vm.utf8String(args)
+	if err != nil {
+		return vm.throwError("warden: bad host call arguments")
+	}
+	if vm.opts.Handler == nil {
+		return vm.returnString("0host.request: no data handler is configured for this execution")
+	}
+	ans, err := vm.opts.Handler(vm.deadlineCtx, nameText, json.RawMessage(argsText))
+	if err != nil {
+		msg := err.Error()
+		vm.countData(int64(len(msg)))
+		return vm.returnString("0", msg)
+	}
+	vm.countData(int64(len(ans)))
+	if len(ans) == 0 {
+		return vm.returnString("1null")
+	}
+	if !json.Valid(ans) {
+		return vm.returnString("0host.request: the data handler returned invalid JSON for ", nameText)
+	}
+	box, err := vm.newStringBytes([]byte("1"), ans)
+	if err != nil {
+		return 0
+	}
+	return box
+}
+
+// countData adds n bytes of host.request traffic, ending the execution
+// when they take it over the data_bytes limit.
+func (vm *VM) countData(n int64) {
+	if n > vm.limits.DataBytes-vm.dataBytes {
+		vm.abort(contract.ResourceErrorf(contract.KindDataBytes,
+			"host.request traffic over the %d-byte data_bytes limit", vm.limits.DataBytes))
+	}
+	vm.dataBytes += n
+}
