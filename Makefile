@@ -7,17 +7,37 @@ WASM_PKG := $(shell sed -n 's/^const WasmPackage = "\(.*\)"/\1/p' child/engine/w
 WASM_SHA := $(shell sed -n 's/^const WasmSHA256 = "\(.*\)"/\1/p' child/engine/wasm.go)
 TEST_FLAGS ?= -count=1 -timeout 20m
 
-.PHONY: build test wasm proto bench vet clean
+.PHONY: build test wasm proto bench vet clean fuzz
 
 # A static binary (no cgo): no dynamic loader or libc to map in every
 # child, which starts ~3 ms faster and 1.3 MiB smaller (BENCHMARKS.md).
 build: $(WASM)
 	CGO_ENABLED=0 $(GO) build -o bin/warden ./cmd/warden
 
-# The test command the README gives and .ci/run calls.
+# The test command the README gives and .ci/run calls: vet, every test,
+# then each fuzz target for a few seconds.
 test: $(WASM) build
 	$(GO) vet ./...
 	$(GO) test -tags wardenfaults $(TEST_FLAGS) ./...
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME)
+
+# Go native fuzz targets as PACKAGE:TARGET. `make test` runs each for
+# FUZZTIME (3s); a nightly run gives them longer, e.g.
+# `make fuzz FUZZTIME=10m`. A crash is saved under the package's
+# testdata/fuzz and fails the run: commit it as a regression test.
+FUZZTIME ?= 3s
+FUZZ_TARGETS := \
+	./child/engine:FuzzHostCallArgs \
+	./child/engine:FuzzJSONStringLen \
+	./child/engine:FuzzWTF8 \
+	./contract:FuzzLimitsJSON \
+	./contract:FuzzResolve
+fuzz: $(WASM)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$pkg $$name for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 $(WASM):
 	@$(MAKE) --no-print-directory wasm
