@@ -46,16 +46,20 @@ func limitsToPB(l contract.Limits) *pb.Limits {
 		StackBytes:   l.StackBytes,
 		OutputBytes:  l.OutputBytes,
 		CodeBytes:    l.CodeBytes,
+		DataRequests: l.DataRequests,
+		DataBytes:    l.DataBytes,
 	}
 }
 
 func limitsFromPB(l *pb.Limits) contract.Limits {
 	return contract.Limits{
-		Timeout:     time.Duration(l.GetTimeoutNanos()),
-		MemoryBytes: l.GetMemoryBytes(),
-		StackBytes:  l.GetStackBytes(),
-		OutputBytes: l.GetOutputBytes(),
-		CodeBytes:   l.GetCodeBytes(),
+		Timeout:      time.Duration(l.GetTimeoutNanos()),
+		MemoryBytes:  l.GetMemoryBytes(),
+		StackBytes:   l.GetStackBytes(),
+		OutputBytes:  l.GetOutputBytes(),
+		CodeBytes:    l.GetCodeBytes(),
+		DataRequests: l.GetDataRequests(),
+		DataBytes:    l.GetDataBytes(),
 	}
 }
 
