@@ -50,9 +50,10 @@ type ProcessConfig struct {
 	// /dev/null. After the child is reaped, Cmd.ProcessState holds its
 	// exit status and rusage.
 	Cmd *exec.Cmd
-	// Logger receives go-plugin's logs and the child's stderr, one record
-	// per line, re-emitted at the level the line carries. Nil discards
-	// them.
+	// Logger receives go-plugin's own logs, and the child's stderr as
+	// text: each line (cut at 2 KiB) under the fixed message
+	// "child stderr" at warn level, rate-limited and capped per child,
+	// never parsed (stderr.go). Nil discards both.
 	Logger *slog.Logger
 	// Started, when set, runs right after the child process is created
 	// and before it completes the handshake (it cannot have run anything
@@ -135,7 +136,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 					return nil, fmt.Errorf("ipc: hand the socket dir to uid %d: %w", cfg.SocketOwner, err)
 				}
 			}
-			return newCmdRunner(cfg.Cmd, cfg.Started)
+			return newCmdRunner(cfg.Cmd, cfg.Started, cfg.Logger)
 		},
 	})
 

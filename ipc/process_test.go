@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,6 +36,27 @@ func TestHelperProcess(t *testing.T) {
 			// the deadline to the child, whose timer could fire first
 			// and get a result back before the caller's ctx ended.)
 			select {}
+		case "stderr":
+			// A child writing to its real stderr (fd 2: go-plugin's Serve
+			// has replaced os.Stderr) what its input says, repeat times.
+			var segments []struct {
+				Text   string `json:"text"`
+				Repeat int    `json:"repeat"`
+			}
+			if err := json.Unmarshal(req.Input, &segments); err != nil {
+				return contract.Fail(err, req.Limits)
+			}
+			for _, s := range segments {
+				b := []byte(strings.Repeat(s.Text, max(s.Repeat, 1)))
+				for len(b) > 0 {
+					n, err := syscall.Write(2, b)
+					if err != nil {
+						return contract.Fail(err, req.Limits)
+					}
+					b = b[n:]
+				}
+			}
+			return contract.Result{OK: true, Value: json.RawMessage(`"written"`), Logs: []contract.LogEntry{}, Limits: req.Limits}
 		}
 		emit(contract.Event{Type: contract.EventLog, Log: &contract.LogEntry{Level: "log", Text: "pid"}})
 		v, err := request(ctx, "double", req.Input)

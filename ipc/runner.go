@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 
@@ -20,11 +21,16 @@ type cmdRunner struct {
 	cmd            *exec.Cmd
 	stdout, stderr io.ReadCloser
 	started        func(pid int) error
+	// logger receives the child's stderr (stderr.go); nil drops it.
+	logger *slog.Logger
+	// stderrDone is closed when the child's stderr has been read to its
+	// end.
+	stderrDone chan struct{}
 }
 
 var _ runner.Runner = (*cmdRunner)(nil)
 
-func newCmdRunner(cmd *exec.Cmd, started func(pid int) error) (*cmdRunner, error) {
+func newCmdRunner(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logger) (*cmdRunner, error) {
 	cmd.Stdin = nil // /dev/null
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -34,7 +40,7 @@ func newCmdRunner(cmd *exec.Cmd, started func(pid int) error) (*cmdRunner, error
 	if err != nil {
 		return nil, err
 	}
-	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started}, nil
+	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started, logger: logger, stderrDone: make(chan struct{})}, nil
 }
 
 func (r *cmdRunner) Start(context.Context) error {
@@ -48,6 +54,10 @@ func (r *cmdRunner) Start(context.Context) error {
 			return fmt.Errorf("child %d: %w", r.cmd.Process.Pid, err)
 		}
 	}
+	go func() {
+		defer close(r.stderrDone)
+		(&stderrLog{log: r.logger, pid: r.cmd.Process.Pid}).run(r.stderr)
+	}()
 	return nil
 }
 func (r *cmdRunner) Wait(context.Context) error { return r.cmd.Wait() }
@@ -63,7 +73,10 @@ func (r *cmdRunner) Kill(context.Context) error {
 }
 
 func (r *cmdRunner) Stdout() io.ReadCloser { return r.stdout }
-func (r *cmdRunner) Stderr() io.ReadCloser { return r.stderr }
+
+// Stderr is what go-plugin reads as the child's stderr: never the child's
+// bytes, which stderrLog reads itself (stderr.go).
+func (r *cmdRunner) Stderr() io.ReadCloser { return endReader{r.stderrDone} }
 func (r *cmdRunner) Name() string          { return r.cmd.Path }
 
 func (r *cmdRunner) ID() string {
