@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/go-plugin/runner"
 	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
+
+	"github.com/wardenhq/warden/contract"
 )
 
 // Serve serves r as a child and returns when the supervisor shuts the
@@ -71,6 +73,11 @@ type ProcessConfig struct {
 	// gRPC refuses larger ones, which ends the execution with a
 	// SandboxError. Zero means DefaultMaxMessageBytes.
 	MaxMessageBytes int
+	// WireBudget bounds everything the child may send on its connection
+	// for one execution, given the request (with resolved limits), on top
+	// of a fixed slack for its start-up. Past it the child is killed and
+	// the execution ends with a SandboxError. Nil means WireBudget.
+	WireBudget func(contract.Request) int64
 }
 
 // DefaultMaxMessageBytes is ProcessConfig.MaxMessageBytes's default:
@@ -119,6 +126,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	if cfg.Logger != nil {
 		logger = slogAdapter(cfg.Logger)
 	}
+	w := newWireMeter(cfg.WireBudget)
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          PluginMap,
@@ -126,17 +134,20 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		Logger:           logger,
 		StartTimeout:     cfg.StartTimeout,
 		SkipHostEnv:      true,
-		GRPCDialOptions:  dialOptions(cfg.MaxMessageBytes),
+		// Our dialer replaces go-plugin's (options given here come after
+		// its own): peer check and metering (wire.go).
+		GRPCDialOptions: append(dialOptions(cfg.MaxMessageBytes), grpc.WithContextDialer(w.dial)),
 		// Our own runner starts cfg.Cmd: go-plugin passes a spec command
 		// carrying only its handshake variables (SkipHostEnv).
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, socketDir string) (runner.Runner, error) {
 			cfg.Cmd.Env = append(cfg.Cmd.Env, spec.Env...)
+			w.setSocketDir(socketDir)
 			if cfg.SocketOwner != 0 {
 				if err := os.Chown(socketDir, cfg.SocketOwner, -1); err != nil {
 					return nil, fmt.Errorf("ipc: hand the socket dir to uid %d: %w", cfg.SocketOwner, err)
 				}
 			}
-			return newCmdRunner(cfg.Cmd, cfg.Started, cfg.Logger)
+			return newCmdRunner(cfg.Cmd, cfg.Started, cfg.Logger, w)
 		},
 	})
 
@@ -155,6 +166,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 			pc.Kill()
 			return nil, s.err
 		}
+		s.client.wire = w
 		p := &Process{pc: pc, client: s.client, pid: cfg.Cmd.Process.Pid, pidfd: -1}
 		if fd, err := unix.PidfdOpen(p.pid, 0); err == nil {
 			p.pidfd = fd

@@ -57,6 +57,8 @@ func TestHelperProcess(t *testing.T) {
 				}
 			}
 			return contract.Result{OK: true, Value: json.RawMessage(`"written"`), Logs: []contract.LogEntry{}, Limits: req.Limits}
+		case "send":
+			return sendAsMuchAsAllowed(ctx, req, emit, request)
 		}
 		emit(contract.Event{Type: contract.EventLog, Log: &contract.LogEntry{Level: "log", Text: "pid"}})
 		v, err := request(ctx, "double", req.Input)
@@ -100,7 +102,7 @@ func TestProcessRunsOneExecution(t *testing.T) {
 		t.Fatalf("Ping: %v", err)
 	}
 	var rec recorder
-	res, err := p.Client().Execute(ctx, contract.Request{ID: "e1", Code: "ok", Input: json.RawMessage(`21`)}, rec.on,
+	res, err := p.Client().Execute(ctx, contract.Request{ID: "e1", Code: "ok", Input: json.RawMessage(`21`), Limits: contract.DefaultLimits}, rec.on,
 		func(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 			if name != "double" || string(args) != "21" {
 				return nil, errors.New("unexpected request")

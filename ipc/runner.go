@@ -26,11 +26,13 @@ type cmdRunner struct {
 	// stderrDone is closed when the child's stderr has been read to its
 	// end.
 	stderrDone chan struct{}
+	// wire learns the child's pid and checks the address it names.
+	wire *wireMeter
 }
 
 var _ runner.Runner = (*cmdRunner)(nil)
 
-func newCmdRunner(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logger) (*cmdRunner, error) {
+func newCmdRunner(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logger, w *wireMeter) (*cmdRunner, error) {
 	cmd.Stdin = nil // /dev/null
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -40,13 +42,14 @@ func newCmdRunner(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logge
 	if err != nil {
 		return nil, err
 	}
-	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started, logger: logger, stderrDone: make(chan struct{})}, nil
+	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started, logger: logger, stderrDone: make(chan struct{}), wire: w}, nil
 }
 
 func (r *cmdRunner) Start(context.Context) error {
 	if err := r.cmd.Start(); err != nil {
 		return err
 	}
+	r.wire.setPID(r.cmd.Process.Pid)
 	if r.started != nil {
 		if err := r.started(r.cmd.Process.Pid); err != nil {
 			r.cmd.Process.Kill()
@@ -90,5 +93,12 @@ func (r *cmdRunner) Diagnose(context.Context) string {
 	return "the child failed to start or to complete the handshake; run `warden doctor`, and check that the binary runs the `child` subcommand"
 }
 
-func (r *cmdRunner) PluginToHost(n, a string) (string, string, error) { return n, a, nil }
+// PluginToHost accepts only the Unix socket go-plugin's directory for
+// this child was made for (wire.go).
+func (r *cmdRunner) PluginToHost(n, a string) (string, string, error) {
+	if err := r.wire.setAddr(n, a); err != nil {
+		return "", "", err
+	}
+	return n, a, nil
+}
 func (r *cmdRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }

@@ -73,7 +73,7 @@ func TestGoGarbageStaysUnderTheCap(t *testing.T) {
 	handler := func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return blob, nil }
 	res, err := s.Execute(context.Background(), contract.Request{
 		Code:   "let n = 0; for (let i = 0; i < 1500; i++) n += (await host.request('blob')).length; return n",
-		Limits: contract.Limits{Timeout: 30 * time.Second},
+		Limits: contract.Limits{Timeout: 30 * time.Second, DataRequests: 1500, DataBytes: 128 << 20},
 	}, handler)
 	if err != nil {
 		t.Fatalf("execution failed: %v (cgroup peak %d bytes)", err, res.Stats.CgroupPeakBytes)
