@@ -192,8 +192,12 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 		return contract.Result{}, c.classify(ctx, "execute", err)
 	}
 	defer end()
-	// A failed Send means the stream is gone; Recv reports why.
-	_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_Request{Request: requestToPB(req)}})
+	// A Send that fails with io.EOF means the stream is gone, and Recv
+	// reports why; any other error is the request's own (protobuf
+	// strings must be UTF-8).
+	if err := stream.Send(&pb.ToChild{Msg: &pb.ToChild_Request{Request: requestToPB(req)}}); err != nil && !errors.Is(err, io.EOF) {
+		return contract.Result{}, contract.Errorf(contract.ContractError, "ipc: the request cannot be sent: %s", status.Convert(err).Message())
+	}
 
 	var (
 		started   bool

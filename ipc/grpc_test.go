@@ -177,6 +177,9 @@ func TestDataRequestAnswers(t *testing.T) {
 		{name: "nil", handler: handler, expected: `null`},
 		{name: "garbage", handler: handler, expected: `error: data handler for "garbage" answered with invalid JSON`},
 		{name: "any", handler: nil, expected: "error: no data handler"},
+		{name: "binary error", handler: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+			return nil, errors.New("bad \xff byte")
+		}, expected: "error: bad \uFFFD byte"},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/%s/handler=%t", tc.name, tc.args, tc.handler != nil), func(t *testing.T) {
@@ -563,6 +566,18 @@ func TestExecuteRejectsBrokenChild(t *testing.T) {
 			_, err := c.Execute(context.Background(), contract.Request{ID: "x", Limits: limits}, nil, handler)
 			requireSandboxError(t, err, tc.expected)
 		})
+	}
+}
+
+// TestRequestThatCannotBeSent: a request protobuf cannot carry (a string
+// that is not UTF-8) is the caller's ContractError, not the child's fault.
+func TestRequestThatCannotBeSent(t *testing.T) {
+	c, _, _ := serve(t, runnerFunc(func(_ context.Context, r contract.Request, _ func(contract.Event), _ contract.DataHandler) contract.Result {
+		return contract.Result{OK: true, Value: json.RawMessage(`1`)}
+	}))
+	_, err := c.Execute(context.Background(), contract.Request{ID: "x", Code: "return '\xff'", Limits: contract.DefaultLimits}, nil, nil)
+	if e := contract.AsError(err); e.Type != contract.ContractError || !strings.Contains(e.Message, "UTF-8") {
+		t.Fatalf("got %v, want a ContractError about UTF-8", err)
 	}
 }
 
