@@ -59,6 +59,18 @@ func TestHelperProcess(t *testing.T) {
 			return contract.Result{OK: true, Value: json.RawMessage(`"written"`), Logs: []contract.LogEntry{}, Limits: req.Limits}
 		case "send":
 			return sendAsMuchAsAllowed(ctx, req, emit, request)
+		case "badargs", "requests":
+			// Data requests the honest engine never sends: arguments that
+			// are not JSON, or one more than the limit allows.
+			n, args := 1, json.RawMessage(`{"a":`)
+			if req.Code == "requests" {
+				n, args = int(req.Limits.DataRequests)+1, json.RawMessage(`1`)
+			}
+			for range n {
+				if _, err := request(ctx, "x", args); err != nil {
+					return contract.Fail(err, req.Limits)
+				}
+			}
 		}
 		emit(contract.Event{Type: contract.EventLog, Log: &contract.LogEntry{Level: "log", Text: "pid"}})
 		v, err := request(ctx, "double", req.Input)
@@ -124,6 +136,36 @@ func TestProcessRunsOneExecution(t *testing.T) {
 	p.Kill()
 	if !p.Exited() {
 		t.Error("the child has not exited after Kill")
+	}
+}
+
+// TestProcessBrokenDataRequests: a child whose data requests the honest
+// engine would never send (arguments that are not JSON, more requests
+// than its limit) ends its execution with a SandboxError, and the handler
+// never sees the request that broke the rules.
+func TestProcessBrokenDataRequests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	for code, expected := range map[string]string{
+		"badargs":  "data request 1 with arguments that are not JSON",
+		"requests": "data request 4, over its limit of 3",
+	} {
+		t.Run(code, func(t *testing.T) {
+			p := startHelper(t)
+			l := contract.DefaultLimits
+			l.DataRequests = 3
+			var answered int
+			_, err := p.Client().Execute(context.Background(), contract.Request{ID: "x", Code: code, Limits: l}, nil,
+				func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+					answered++
+					return nil, nil
+				})
+			requireSandboxError(t, err, expected)
+			if code == "badargs" && answered != 0 || code == "requests" && answered != 3 {
+				t.Errorf("the handler answered %d requests", answered)
+			}
+		})
 	}
 }
 
