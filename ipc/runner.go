@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/hashicorp/go-plugin/runner"
+	"golang.org/x/sys/unix"
 )
 
 // cmdRunner starts a child for go-plugin. It replaces go-plugin's own
@@ -57,9 +59,17 @@ func (r *cmdRunner) Start(context.Context) error {
 			return fmt.Errorf("child %d: %w", r.cmd.Process.Pid, err)
 		}
 	}
+	pid := r.cmd.Process.Pid
+	pidfd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		pidfd = -1
+	}
 	go func() {
 		defer close(r.stderrDone)
-		(&stderrLog{log: r.logger, pid: r.cmd.Process.Pid}).run(r.stderr)
+		if pidfd >= 0 {
+			defer unix.Close(pidfd)
+		}
+		(&stderrLog{log: r.logger, pid: pid}).run(r.stderr, func(d time.Duration) bool { return exitedWithin(pidfd, d) })
 	}()
 	return nil
 }
@@ -102,3 +112,15 @@ func (r *cmdRunner) PluginToHost(n, a string) (string, string, error) {
 	return n, a, nil
 }
 func (r *cmdRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }
+
+// exitedWithin waits up to d for the process of pidfd to exit and reports
+// whether it has. Without a pidfd (kernels before 5.3) it only waits.
+func exitedWithin(pidfd int, d time.Duration) bool {
+	if pidfd < 0 {
+		time.Sleep(d)
+		return false
+	}
+	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, int(d.Milliseconds()))
+	return err == nil && n > 0
+}

@@ -16,9 +16,13 @@ import (
 // sees it (cmdRunner.Stderr hands it a reader that only ends): the child's
 // stderr is read here, cut into lines of at most stderrLineBytes, and
 // logged under one fixed message and level, at most stderrLinesPerSecond
-// (with a burst of stderrBurst) and stderrTotalBytes in a child's life.
-// What is over is read and dropped, so a child can never block on a full
-// pipe, and counted in one closing record.
+// (with a burst of stderrBurst) and stderrTotalBytes in a child's life;
+// the other lines are dropped and counted in one closing record. Reading
+// itself is throttled past stderrReadBurst bytes to stderrReadRate bytes
+// a second, so a flooding child blocks on its own full pipe instead of
+// keeping a supervisor thread busy; once the child has exited, what is
+// left in the pipe is read at full speed, so its reap is not held up.
+// Honest children write nothing to stderr.
 const (
 	stderrMessage        = "child stderr"
 	stderrLevel          = slog.LevelWarn
@@ -26,6 +30,8 @@ const (
 	stderrLinesPerSecond = 10
 	stderrBurst          = 20
 	stderrTotalBytes     = 64 << 10
+	stderrReadBurst      = 1 << 20
+	stderrReadRate       = 64 << 10
 )
 
 // stderrLog logs the lines of one child's stderr.
@@ -42,9 +48,10 @@ type stderrLog struct {
 }
 
 // run reads r to its end (the child and everything that inherited its
-// stderr are gone), then logs what it dropped, if anything.
-func (s *stderrLog) run(r io.Reader) {
-	br := bufio.NewReaderSize(r, stderrLineBytes)
+// stderr are gone), then logs what it dropped, if anything. exited waits
+// up to d and reports whether the child has exited (throttle).
+func (s *stderrLog) run(r io.Reader, exited func(d time.Duration) bool) {
+	br := bufio.NewReaderSize(&throttle{r: r, exited: exited, allowance: stderrReadBurst, last: time.Now()}, stderrLineBytes)
 	s.tokens, s.last = stderrBurst, time.Now()
 	for {
 		line, err := br.ReadSlice('\n')
@@ -102,6 +109,33 @@ func skipLine(br *bufio.Reader) (int64, error) {
 			return n, err
 		}
 	}
+}
+
+// throttle reads at most stderrReadRate bytes a second after a burst,
+// until exited says the child is gone.
+type throttle struct {
+	r         io.Reader
+	exited    func(time.Duration) bool
+	allowance float64
+	last      time.Time
+	free      bool // the child has exited: read the rest at full speed
+}
+
+func (t *throttle) Read(p []byte) (int, error) {
+	for !t.free {
+		now := time.Now()
+		t.allowance = min(stderrReadBurst, t.allowance+now.Sub(t.last).Seconds()*stderrReadRate)
+		t.last = now
+		if t.allowance >= 1 {
+			p = p[:min(len(p), int(t.allowance))]
+			break
+		}
+		// Wait for 4 KiB of allowance, or for the child's exit.
+		t.free = t.exited(time.Duration(float64(time.Second) * 4096 / stderrReadRate))
+	}
+	n, err := t.r.Read(p)
+	t.allowance -= float64(n)
+	return n, err
 }
 
 // endReader is what go-plugin reads as the child's stderr: nothing, and

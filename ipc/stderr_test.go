@@ -3,6 +3,7 @@ package ipc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"runtime"
 	"strings"
@@ -121,8 +122,9 @@ func TestChildStderrIsNotParsed(t *testing.T) {
 }
 
 // TestChildStderrFloodIsBounded: a child that floods its stderr (long
-// lines, many lines) costs the supervisor a bounded log volume and no
-// lasting memory.
+// lines, many lines) costs the supervisor a bounded log volume, a bounded
+// amount of reading (past a burst the child blocks on its own pipe) and
+// no lasting memory, and its reap is not held up.
 func TestChildStderrFloodIsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
@@ -136,19 +138,48 @@ func TestChildStderrFloodIsBounded(t *testing.T) {
 	p, h := startLogged(t)
 	before := heap()
 	// 64 MiB of stderr: 32 MiB as 1 KiB lines, then 32 MiB in one line.
-	writeStderr(t, p, segment{strings.Repeat("x", 1023) + "\n", 32 << 10}, segment{"y", 32 << 20}, segment{"\n", 1})
+	in, _ := json.Marshal([]segment{{strings.Repeat("x", 1023) + "\n", 32 << 10}, {"y", 32 << 20}, {"\n", 1}})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := p.Client().Execute(ctx, contract.Request{ID: "x", Code: "stderr", Input: in}, nil, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a child writing 64 MiB to stderr finished (%v): it should block on its pipe", err)
+	}
+	killAt := time.Now()
 	p.Kill()
+	killed := time.Since(killAt)
 	after := heap()
 	var n, bytes int
+	var read int64
 	for _, r := range h.all() {
 		n++
 		bytes += size(r)
+		r.Attrs(func(a slog.Attr) bool {
+			switch a.Key {
+			case "line":
+				read += int64(len(a.Value.String()))
+			case "dropped_bytes":
+				read += a.Value.Int64()
+			}
+			return true
+		})
 	}
-	t.Logf("64 MiB of child stderr became %d records, %d bytes; heap %d -> %d", n, bytes, before, after)
+	t.Logf("in %v the supervisor read %d bytes of the child's stderr and logged %d records, %d bytes; heap %d -> %d; Kill took %v",
+		killAt.Sub(start), read, n, bytes, before, after, killed)
 	if bytes > stderrTotalBytes+64<<10 {
 		t.Errorf("the log got %d bytes of a child's stderr, want at most ~%d", bytes, stderrTotalBytes)
 	}
+	// The burst, the rate for the time the child ran, and the pipe's
+	// content (at most 1 MiB, the largest pipe an unprivileged process
+	// can ask for) once it died.
+	if limit := int64(stderrReadBurst + 4*stderrReadRate + 1<<20); read > limit {
+		t.Errorf("the supervisor read %d bytes of stderr in %v, want at most %d", read, killAt.Sub(start), limit)
+	}
 	if after > before+16<<20 {
 		t.Errorf("supervisor heap grew from %d to %d bytes", before, after)
+	}
+	if killed > 3*time.Second {
+		t.Errorf("Kill took %v: the stderr reader held up the reap", killed)
 	}
 }
