@@ -36,7 +36,7 @@ func TestHelperProcess(t *testing.T) {
 			// the deadline to the child, whose timer could fire first
 			// and get a result back before the caller's ctx ended.)
 			select {}
-		case "stderr":
+		case "stderr", "stdout":
 			// A child writing to its real stderr (fd 2: go-plugin's Serve
 			// has replaced os.Stderr) what its input says, repeat times.
 			var segments []struct {
@@ -49,7 +49,11 @@ func TestHelperProcess(t *testing.T) {
 			for _, s := range segments {
 				b := []byte(strings.Repeat(s.Text, max(s.Repeat, 1)))
 				for len(b) > 0 {
-					n, err := syscall.Write(2, b)
+					fd := 2
+				if req.Code == "stdout" {
+					fd = 1
+				}
+				n, err := syscall.Write(fd, b)
 					if err != nil {
 						return contract.Fail(err, req.Limits)
 					}

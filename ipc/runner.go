@@ -30,6 +30,9 @@ type cmdRunner struct {
 	stderrDone chan struct{}
 	// wire learns the child's pid and checks the address it names.
 	wire *wireMeter
+	// pidfd turns readable when the child exits; -1 without one.
+	pidfd           int
+	throttledStdout io.ReadCloser
 }
 
 var _ runner.Runner = (*cmdRunner)(nil)
@@ -44,7 +47,7 @@ func newCmdRunner(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logge
 	if err != nil {
 		return nil, err
 	}
-	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started, logger: logger, stderrDone: make(chan struct{}), wire: w}, nil
+	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started, logger: logger, stderrDone: make(chan struct{}), wire: w, pidfd: -1}, nil
 }
 
 func (r *cmdRunner) Start(context.Context) error {
@@ -60,20 +63,29 @@ func (r *cmdRunner) Start(context.Context) error {
 		}
 	}
 	pid := r.cmd.Process.Pid
-	pidfd, err := unix.PidfdOpen(pid, 0)
-	if err != nil {
-		pidfd = -1
+	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+		r.pidfd = fd
 	}
+	// go-plugin reads the handshake line from stdout, then drains it for
+	// the child's life: after the burst, at the child's expense too.
+	r.throttledStdout = throttledReadCloser{&throttle{r: r.stdout, exited: r.exitedWithin, allowance: stderrReadBurst, last: time.Now()}, r.stdout}
 	go func() {
 		defer close(r.stderrDone)
-		if pidfd >= 0 {
-			defer unix.Close(pidfd)
-		}
-		(&stderrLog{log: r.logger, pid: pid}).run(r.stderr, func(d time.Duration) bool { return exitedWithin(pidfd, d) })
+		(&stderrLog{log: r.logger, pid: pid}).run(r.stderr, r.exitedWithin)
 	}()
 	return nil
 }
-func (r *cmdRunner) Wait(context.Context) error { return r.cmd.Wait() }
+
+// Wait reaps the child. go-plugin calls it once it has read stdout and
+// stderr to their ends, so the pidfd is no longer needed.
+func (r *cmdRunner) Wait(context.Context) error {
+	err := r.cmd.Wait()
+	if r.pidfd >= 0 {
+		unix.Close(r.pidfd)
+		r.pidfd = -1
+	}
+	return err
+}
 
 func (r *cmdRunner) Kill(context.Context) error {
 	if r.cmd.Process == nil {
@@ -85,7 +97,13 @@ func (r *cmdRunner) Kill(context.Context) error {
 	return nil
 }
 
-func (r *cmdRunner) Stdout() io.ReadCloser { return r.stdout }
+// Stdout is the child's stdout, read at most as fast as stderr is.
+func (r *cmdRunner) Stdout() io.ReadCloser { return r.throttledStdout }
+
+type throttledReadCloser struct {
+	io.Reader
+	io.Closer
+}
 
 // Stderr is what go-plugin reads as the child's stderr: never the child's
 // bytes, which stderrLog reads itself (stderr.go).
@@ -113,14 +131,14 @@ func (r *cmdRunner) PluginToHost(n, a string) (string, string, error) {
 }
 func (r *cmdRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }
 
-// exitedWithin waits up to d for the process of pidfd to exit and reports
-// whether it has. Without a pidfd (kernels before 5.3) it only waits.
-func exitedWithin(pidfd int, d time.Duration) bool {
-	if pidfd < 0 {
+// exitedWithin waits up to d for the child to exit and reports whether
+// it has. Without a pidfd (kernels before 5.3) it only waits.
+func (r *cmdRunner) exitedWithin(d time.Duration) bool {
+	if r.pidfd < 0 {
 		time.Sleep(d)
 		return false
 	}
-	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+	fds := []unix.PollFd{{Fd: int32(r.pidfd), Events: unix.POLLIN}}
 	n, err := unix.Poll(fds, int(d.Milliseconds()))
 	return err == nil && n > 0
 }

@@ -183,3 +183,25 @@ func TestChildStderrFloodIsBounded(t *testing.T) {
 		t.Errorf("Kill took %v: the stderr reader held up the reap", killed)
 	}
 }
+
+// TestChildStdoutFloodBlocks: after the handshake go-plugin drains a
+// child's stdout for its whole life; past a burst that is throttled too,
+// so a flooding child blocks on its pipe, and its reap is prompt.
+func TestChildStdoutFloodBlocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	p := startHelper(t)
+	in, _ := json.Marshal([]segment{{strings.Repeat("x", 1023) + "\n", 64 << 10}})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := p.Client().Execute(ctx, contract.Request{ID: "x", Code: "stdout", Input: in}, nil, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a child writing 64 MiB to stdout finished (%v): it should block on its pipe", err)
+	}
+	start := time.Now()
+	p.Kill()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Kill took %v: the stdout reader held up the reap", d)
+	}
+}
