@@ -50,10 +50,10 @@ func TestHelperProcess(t *testing.T) {
 				b := []byte(strings.Repeat(s.Text, max(s.Repeat, 1)))
 				for len(b) > 0 {
 					fd := 2
-				if req.Code == "stdout" {
-					fd = 1
-				}
-				n, err := syscall.Write(fd, b)
+					if req.Code == "stdout" {
+						fd = 1
+					}
+					n, err := syscall.Write(fd, b)
 					if err != nil {
 						return contract.Fail(err, req.Limits)
 					}
