@@ -118,6 +118,12 @@ type Process struct {
 // If ctx ends first, Start returns an error wrapping ctx.Err() at once,
 // and the child is killed as soon as go-plugin lets go of it (when the
 // handshake completes or hits StartTimeout).
+//
+// The handshake must name a Unix socket in the directory made for this
+// child, and the connection is made (lazily, on the first call) only if
+// the process listening on it is the child; otherwise that call fails
+// with a SandboxError wrapping ErrPeerNotChild's text. Everything the
+// child sends counts against its wire budget (wire.go).
 func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	if cfg.Cmd == nil {
 		return nil, errors.New("ipc: start child: ProcessConfig.Cmd is nil")
