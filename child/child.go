@@ -12,7 +12,7 @@
 // (ConfigEnv), because its environment is otherwise empty; it holds no
 // secrets, only limits and the cache directory. Guest output never
 // reaches the child's stdout (go-plugin's handshake) or stderr (which the
-// supervisor parses as log records): the engine captures it.
+// supervisor logs as rate-limited text): the engine captures it.
 package child
 
 import (

@@ -4,6 +4,7 @@ package child
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
 )
 
 // burnSink keeps the "burn" fault's loop from being optimised away.
@@ -96,6 +98,22 @@ func runFault(ctx context.Context, req contract.Request) (contract.Result, bool)
 			return fail(err)
 		}
 		c.Close()
+	case "broker":
+		// Many large messages through go-plugin's broker (the input says
+		// how many, of how many bytes, as "N,SIZE"), then wait for the
+		// supervisor to kill this child.
+		var n, size int
+		if _, err := fmt.Sscanf(arg, "%d,%d", &n, &size); err != nil {
+			return fail(err)
+		}
+		if err := ipc.FaultFloodBroker(n, size); err != nil {
+			return fail(err)
+		}
+		<-ctx.Done()
+		return fail(ctx.Err())
+	case "badvalue":
+		// A result whose value is not JSON.
+		return contract.Result{OK: true, Value: []byte(`{"a":`), Logs: []contract.LogEntry{}}, true
 	case "write":
 		if err := os.WriteFile(arg, []byte("escaped"), 0o644); err != nil {
 			return fail(err)

@@ -13,6 +13,7 @@ package ipc
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
@@ -46,16 +47,20 @@ func limitsToPB(l contract.Limits) *pb.Limits {
 		StackBytes:   l.StackBytes,
 		OutputBytes:  l.OutputBytes,
 		CodeBytes:    l.CodeBytes,
+		DataRequests: l.DataRequests,
+		DataBytes:    l.DataBytes,
 	}
 }
 
 func limitsFromPB(l *pb.Limits) contract.Limits {
 	return contract.Limits{
-		Timeout:     time.Duration(l.GetTimeoutNanos()),
-		MemoryBytes: l.GetMemoryBytes(),
-		StackBytes:  l.GetStackBytes(),
-		OutputBytes: l.GetOutputBytes(),
-		CodeBytes:   l.GetCodeBytes(),
+		Timeout:      time.Duration(l.GetTimeoutNanos()),
+		MemoryBytes:  l.GetMemoryBytes(),
+		StackBytes:   l.GetStackBytes(),
+		OutputBytes:  l.GetOutputBytes(),
+		CodeBytes:    l.GetCodeBytes(),
+		DataRequests: l.GetDataRequests(),
+		DataBytes:    l.GetDataBytes(),
 	}
 }
 
@@ -78,7 +83,8 @@ func dataRequestFromPB(d *pb.DataRequest) contract.DataRequest {
 // dataResponseToPB encodes a data handler's answer: err wins over value.
 func dataResponseToPB(seq int64, value json.RawMessage, err error) *pb.DataResponse {
 	if err != nil {
-		return &pb.DataResponse{Seq: seq, Outcome: &pb.DataResponse_Error{Error: err.Error()}}
+		// Protobuf strings must be UTF-8; a handler's message need not be.
+		return &pb.DataResponse{Seq: seq, Outcome: &pb.DataResponse_Error{Error: strings.ToValidUTF8(err.Error(), "\uFFFD")}}
 	}
 	// A set oneof member is sent even when empty, so nil stays a value.
 	return &pb.DataResponse{Seq: seq, Outcome: &pb.DataResponse_Value{Value: bytesOrNil(value)}}

@@ -24,6 +24,9 @@ type Client struct {
 	client pb.ChildClient
 	// done ends when the child process exits (go-plugin's done context).
 	done context.Context
+	// wire meters the child's connection; nil when no process was
+	// started (in-process tests).
+	wire *wireMeter
 
 	mu         sync.Mutex
 	openCalled bool          // guarded by mu
@@ -62,6 +65,14 @@ func (c *Client) join(ctx context.Context) (context.Context, context.CancelFunc)
 // caller gets: ctx.Err() wrapped when the caller's ctx ended (so it can
 // tell an abort from a timeout), otherwise a SandboxError naming op.
 func (c *Client) classify(ctx context.Context, op string, err error) error {
+	if c.wire != nil {
+		if over, budget := c.wire.exceeded(); over {
+			return contract.Errorf(contract.SandboxError, "ipc: %s: the child exceeded its wire budget (sent more than %d bytes, more than its limits allow) and was killed", op, budget)
+		}
+		if refused := c.wire.refusal(); refused != nil {
+			return contract.Errorf(contract.SandboxError, "ipc: %s: %v", op, refused)
+		}
+	}
 	if ctx.Err() == nil && status.Code(err) == codes.DeadlineExceeded {
 		// The server enforces the deadline too, and its timer can beat
 		// ours: then the deadline has passed and ctx ends at any moment.
@@ -155,27 +166,44 @@ func (c *Client) stream(jctx context.Context) (stream pb.Child_ExecuteClient, en
 // guest passed none). An answer that is not JSON is sent to the guest as
 // an error; a nil answer is sent as null.
 //
+// req.Limits must be resolved (contract.Resolve): they bound what the
+// child may send. Nothing the child sends is trusted: a result value or
+// data-request arguments that are not JSON, more data requests than
+// Limits.DataRequests, or request names and arguments over
+// Limits.DataBytes break the protocol and never reach handler or the
+// caller. Answers count against DataBytes too: one that would go over is
+// not sent, and the guest gets an error instead.
+//
 // The error is ctx.Err() wrapped with %w when ctx ended first, and a
 // *contract.Error of type SandboxError when the child exited, refused the
-// execution (it already ran one), or broke the protocol (closed the stream
-// before its result, sent an unknown event, a result twice, an event out
-// of order or for another execution).
+// execution (it already ran one), sent more than its wire budget, or
+// broke the protocol (closed the stream before its result, sent an
+// unknown event, a result twice, an event out of order or for another
+// execution, or anything above).
 func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func(contract.Event), handler contract.DataHandler) (contract.Result, error) {
 	jctx, cancel := c.join(ctx)
 	defer cancel()
+	if c.wire != nil {
+		c.wire.allow(req)
+	}
 
 	stream, end, err := c.stream(jctx)
 	if err != nil {
 		return contract.Result{}, c.classify(ctx, "execute", err)
 	}
 	defer end()
-	// A failed Send means the stream is gone; Recv reports why.
-	_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_Request{Request: requestToPB(req)}})
+	// A Send that fails with io.EOF means the stream is gone, and Recv
+	// reports why; any other error is the request's own (protobuf
+	// strings must be UTF-8).
+	if err := stream.Send(&pb.ToChild{Msg: &pb.ToChild_Request{Request: requestToPB(req)}}); err != nil && !errors.Is(err, io.EOF) {
+		return contract.Result{}, contract.Errorf(contract.ContractError, "ipc: the request cannot be sent: %s", status.Convert(err).Message())
+	}
 
 	var (
-		started bool
-		lastSeq int64
-		result  *contract.Result
+		started   bool
+		lastSeq   int64
+		dataBytes int64 // request names and arguments, and answers sent
+		result    *contract.Result
 	)
 	for {
 		m, err := stream.Recv()
@@ -213,6 +241,9 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 			if ev.Result.OK == (ev.Result.Error != nil) {
 				return contract.Result{}, violation("child sent a result with ok=%t and error=%v", ev.Result.OK, ev.Result.Error)
 			}
+			if len(ev.Result.Value) > 0 && !json.Valid(ev.Result.Value) {
+				return contract.Result{}, violation("child sent a result value that is not JSON")
+			}
 			result = ev.Result
 			// Nothing more to say; the child ends the stream next.
 			_ = stream.CloseSend()
@@ -222,12 +253,24 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 				return contract.Result{}, violation("child sent data_request seq %d, want %d", ev.DataRequest.Seq, lastSeq+1)
 			}
 			lastSeq = ev.DataRequest.Seq
+			d := ev.DataRequest
+			if d.Seq > req.Limits.DataRequests {
+				return contract.Result{}, violation("child sent data request %d, over its limit of %d", d.Seq, req.Limits.DataRequests)
+			}
+			if len(d.Args) > 0 && !json.Valid(d.Args) {
+				return contract.Result{}, violation("child sent data request %d with arguments that are not JSON", d.Seq)
+			}
+			dataBytes += int64(len(d.Name) + len(d.Args))
+			if dataBytes > req.Limits.DataBytes {
+				return contract.Result{}, violation("child sent data requests of %d bytes, over its data_bytes limit of %d", dataBytes, req.Limits.DataBytes)
+			}
 		}
 		if onEvent != nil {
 			onEvent(ev)
 		}
 		if ev.Type == contract.EventDataRequest {
-			resp := answer(jctx, handler, *ev.DataRequest)
+			resp := answer(jctx, handler, *ev.DataRequest, req.Limits.DataBytes-dataBytes)
+			dataBytes += int64(len(resp.GetValue()))
 			// As above: if the stream is gone, the next Recv says why.
 			_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_DataResponse{DataResponse: resp}})
 		}
@@ -237,8 +280,9 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 // errNoDataHandler answers data requests when Execute got no handler.
 var errNoDataHandler = errors.New("no data handler")
 
-// answer calls handler for d and encodes what it says.
-func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRequest) *pb.DataResponse {
+// answer calls handler for d and encodes what it says. A value longer
+// than room bytes is not sent: the guest gets an error instead.
+func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRequest, room int64) *pb.DataResponse {
 	if handler == nil {
 		return dataResponseToPB(d.Seq, nil, errNoDataHandler)
 	}
@@ -254,6 +298,9 @@ func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRe
 		value = json.RawMessage("null")
 	case !json.Valid(value):
 		return dataResponseToPB(d.Seq, nil, fmt.Errorf("data handler for %q answered with invalid JSON", d.Name))
+	}
+	if int64(len(value)) > room {
+		return dataResponseToPB(d.Seq, nil, fmt.Errorf("host.request %q: the answer of %d bytes would exceed the data_bytes limit", d.Name, len(value)))
 	}
 	return dataResponseToPB(d.Seq, value, nil)
 }

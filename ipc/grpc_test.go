@@ -86,6 +86,7 @@ func dataEvent(id string, seq int64, name, args string) contract.Event {
 
 func TestExecuteStreamsEventsInOrderAndReturnsResult(t *testing.T) {
 	req := full[contract.Request](t)
+	req.Limits.DataBytes = 1 << 20 // room for the three requests and answers
 	want := full[contract.Result](t)
 	want.OK, want.Error = true, nil
 
@@ -176,6 +177,9 @@ func TestDataRequestAnswers(t *testing.T) {
 		{name: "nil", handler: handler, expected: `null`},
 		{name: "garbage", handler: handler, expected: `error: data handler for "garbage" answered with invalid JSON`},
 		{name: "any", handler: nil, expected: "error: no data handler"},
+		{name: "binary error", handler: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+			return nil, errors.New("bad \xff byte")
+		}, expected: "error: bad \uFFFD byte"},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/%s/handler=%t", tc.name, tc.args, tc.handler != nil), func(t *testing.T) {
@@ -189,7 +193,7 @@ func TestDataRequestAnswers(t *testing.T) {
 				}
 				return contract.Result{OK: true, Value: json.RawMessage(`1`), Limits: r.Limits}
 			}))
-			if _, err := c.Execute(context.Background(), contract.Request{ID: "x"}, nil, tc.handler); err != nil {
+			if _, err := c.Execute(context.Background(), contract.Request{ID: "x", Limits: contract.DefaultLimits}, nil, tc.handler); err != nil {
 				t.Fatalf("Execute: %v", err)
 			}
 			if got != tc.expected {
@@ -349,7 +353,7 @@ func TestExecuteCancelDuringDataHandler(t *testing.T) {
 	}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err := c.Execute(ctx, contract.Request{ID: "x"}, nil, func(hctx context.Context, _ string, _ json.RawMessage) (json.RawMessage, error) {
+	_, err := c.Execute(ctx, contract.Request{ID: "x", Limits: contract.DefaultLimits}, nil, func(hctx context.Context, _ string, _ json.RawMessage) (json.RawMessage, error) {
 		cancel()
 		select {
 		case <-hctx.Done():
@@ -511,6 +515,9 @@ func TestExecuteRejectsBrokenChild(t *testing.T) {
 	result := func(id string) *pb.FromChild {
 		return &pb.FromChild{ExecutionId: id, Event: &pb.FromChild_Result{Result: &pb.Result{Ok: true, Value: []byte(`1`)}}}
 	}
+	request := func(id string, seq int64, args string) *pb.FromChild {
+		return &pb.FromChild{ExecutionId: id, Event: &pb.FromChild_DataRequest{DataRequest: &pb.DataRequest{Seq: seq, Name: "n", Args: []byte(args)}}}
+	}
 	tests := []struct {
 		name     string
 		script   func(id string) []*pb.FromChild
@@ -530,6 +537,18 @@ func TestExecuteRejectsBrokenChild(t *testing.T) {
 		{"result neither ok nor error", func(id string) []*pb.FromChild {
 			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_Result{Result: &pb.Result{}}}}
 		}, "result with ok=false"},
+		{"result not JSON", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_Result{Result: &pb.Result{Ok: true, Value: []byte(`{"a":`)}}}}
+		}, "result value that is not JSON"},
+		{"args not JSON", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), request(id, 1, `{"a":`), result(id)}
+		}, "data request 1 with arguments that are not JSON"},
+		{"too many data requests", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), request(id, 1, `1`), request(id, 2, `2`), request(id, 3, `3`), result(id)}
+		}, "data request 3, over its limit of 2"},
+		{"too many data bytes", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), request(id, 1, `"`+strings.Repeat("x", 100)+`"`), result(id)}
+		}, "data requests of 103 bytes, over its data_bytes limit of 100"},
 		{"result both ok and error", func(id string) []*pb.FromChild {
 			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_Result{Result: &pb.Result{Ok: true, Error: &pb.Error{Type: "UserCodeError"}}}}}
 		}, "result with ok=true"},
@@ -537,9 +556,60 @@ func TestExecuteRejectsBrokenChild(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _, _ := connect(t, map[string]plugin.Plugin{PluginName: &scriptedPlugin{srv: &scriptedChild{script: tc.script}}})
-			_, err := c.Execute(context.Background(), contract.Request{ID: "x"}, nil, nil)
+			limits := contract.Limits{DataRequests: 2, DataBytes: 100}
+			handler := func(_ context.Context, _ string, args json.RawMessage) (json.RawMessage, error) {
+				if !json.Valid(args) || string(args) == "3" || len(args) > 50 {
+					t.Errorf("the handler got a request that broke the protocol: %s", args)
+				}
+				return nil, nil
+			}
+			_, err := c.Execute(context.Background(), contract.Request{ID: "x", Limits: limits}, nil, handler)
 			requireSandboxError(t, err, tc.expected)
 		})
+	}
+}
+
+// TestRequestThatCannotBeSent: a request protobuf cannot carry (a string
+// that is not UTF-8) is the caller's ContractError, not the child's fault.
+func TestRequestThatCannotBeSent(t *testing.T) {
+	c, _, _ := serve(t, runnerFunc(func(_ context.Context, r contract.Request, _ func(contract.Event), _ contract.DataHandler) contract.Result {
+		return contract.Result{OK: true, Value: json.RawMessage(`1`)}
+	}))
+	_, err := c.Execute(context.Background(), contract.Request{ID: "x", Code: "return '\xff'", Limits: contract.DefaultLimits}, nil, nil)
+	if e := contract.AsError(err); e.Type != contract.ContractError || !strings.Contains(e.Message, "UTF-8") {
+		t.Fatalf("got %v, want a ContractError about UTF-8", err)
+	}
+}
+
+// TestDataAnswersCountAgainstDataBytes: an answer that would take the
+// execution's data traffic past DataBytes is not sent; the guest gets an
+// error, and what was not sent does not count.
+func TestDataAnswersCountAgainstDataBytes(t *testing.T) {
+	var got []string
+	c, _, _ := serve(t, runnerFunc(func(ctx context.Context, r contract.Request, _ func(contract.Event), request contract.DataHandler) contract.Result {
+		for _, size := range []string{"40", "60", "20"} {
+			v, err := request(ctx, "n", json.RawMessage(size))
+			if err != nil {
+				got = append(got, "error: "+err.Error())
+			} else {
+				got = append(got, fmt.Sprint(len(v)))
+			}
+		}
+		return contract.Result{OK: true, Value: json.RawMessage(`1`)}
+	}))
+	handler := func(_ context.Context, _ string, args json.RawMessage) (json.RawMessage, error) {
+		var n int
+		json.Unmarshal(args, &n)
+		return json.RawMessage(`"` + strings.Repeat("x", n-2) + `"`), nil
+	}
+	// Request bytes: 3 each. 3+40 = 43; 43+3 = 46, +60 would be 106 > 100:
+	// refused; 46+3+20 = 69.
+	if _, err := c.Execute(context.Background(), contract.Request{ID: "x", Limits: contract.Limits{DataRequests: 3, DataBytes: 100}}, nil, handler); err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	want := []string{"40", `error: host.request "n": the answer of 60 bytes would exceed the data_bytes limit`, "20"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

@@ -112,13 +112,20 @@ type ChildPlugin struct {
 
 var _ plugin.GRPCPlugin = (*ChildPlugin)(nil)
 
+// serverBrokerHook is set only in test builds (faults.go, build tag
+// wardenfaults): it gives fault cases the child's go-plugin broker.
+var serverBrokerHook func(*plugin.GRPCBroker)
+
 // errNoRunner is returned when a Runner-less ChildPlugin is served.
 var errNoRunner = errors.New("ipc: ChildPlugin has no Runner to serve")
 
 // GRPCServer registers the Child service, serving p.Runner, on s.
-func (p *ChildPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+func (p *ChildPlugin) GRPCServer(b *plugin.GRPCBroker, s *grpc.Server) error {
 	if p.Runner == nil {
 		return errNoRunner
+	}
+	if serverBrokerHook != nil {
+		serverBrokerHook(b)
 	}
 	pb.RegisterChildServer(s, newGRPCServer(p.Runner))
 	return nil

@@ -11,12 +11,11 @@ import (
 )
 
 // slogAdapter gives go-plugin the hclog.Logger it requires, writing JSON
-// lines that are re-emitted through the caller's slog.Logger. A child's
-// stderr arrives here line by line: a line that is not one of the child's
-// own JSON records is logged as text at debug level under "child_stderr",
-// never parsed into a record of its own, so nothing a child prints can
-// forge a supervisor log entry. (Guest code cannot write to stderr at
-// all: the engine captures the module's fd_write.)
+// lines that are re-emitted through the caller's slog.Logger. Only
+// go-plugin's own records arrive here: a child's stderr never reaches
+// go-plugin (stderr.go reads and logs it as text), so nothing a child
+// writes can become a record of its own. (Guest code cannot write to
+// stderr at all: the engine captures the module's fd_write.)
 func slogAdapter(l *slog.Logger) hclog.Logger {
 	// go-plugin logs several debug lines per child; formatting them as
 	// JSON only for slog to drop them cost ~0.3 ms of supervisor CPU per
@@ -44,7 +43,8 @@ func (w *slogWriter) Write(b []byte) (int, error) {
 	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
 		var rec map[string]any
 		if json.Unmarshal(line, &rec) != nil {
-			w.l.Debug("child output", "child_stderr", string(line))
+			// hclog writes JSON; anything else would be a go-plugin bug.
+			w.l.Debug("go-plugin output", "text", string(line))
 			continue
 		}
 		level := slog.LevelInfo

@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/go-plugin/runner"
 	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
+
+	"github.com/wardenhq/warden/contract"
 )
 
 // Serve serves r as a child and returns when the supervisor shuts the
@@ -50,9 +52,10 @@ type ProcessConfig struct {
 	// /dev/null. After the child is reaped, Cmd.ProcessState holds its
 	// exit status and rusage.
 	Cmd *exec.Cmd
-	// Logger receives go-plugin's logs and the child's stderr, one record
-	// per line, re-emitted at the level the line carries. Nil discards
-	// them.
+	// Logger receives go-plugin's own logs, and the child's stderr as
+	// text: each line (cut at 2 KiB) under the fixed message
+	// "child stderr" at warn level, rate-limited and capped per child,
+	// never parsed (stderr.go). Nil discards both.
 	Logger *slog.Logger
 	// Started, when set, runs right after the child process is created
 	// and before it completes the handshake (it cannot have run anything
@@ -70,6 +73,11 @@ type ProcessConfig struct {
 	// gRPC refuses larger ones, which ends the execution with a
 	// SandboxError. Zero means DefaultMaxMessageBytes.
 	MaxMessageBytes int
+	// WireBudget bounds everything the child may send on its connection
+	// for one execution, given the request (with resolved limits), on top
+	// of a fixed slack for its start-up. Past it the child is killed and
+	// the execution ends with a SandboxError. Nil means WireBudget.
+	WireBudget func(contract.Request) int64
 }
 
 // DefaultMaxMessageBytes is ProcessConfig.MaxMessageBytes's default:
@@ -110,6 +118,12 @@ type Process struct {
 // If ctx ends first, Start returns an error wrapping ctx.Err() at once,
 // and the child is killed as soon as go-plugin lets go of it (when the
 // handshake completes or hits StartTimeout).
+//
+// The handshake must name a Unix socket in the directory made for this
+// child, and the connection is made (lazily, on the first call) only if
+// the process listening on it is the child; otherwise that call fails
+// with a SandboxError wrapping ErrPeerNotChild's text. Everything the
+// child sends counts against its wire budget (wire.go).
 func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	if cfg.Cmd == nil {
 		return nil, errors.New("ipc: start child: ProcessConfig.Cmd is nil")
@@ -118,6 +132,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	if cfg.Logger != nil {
 		logger = slogAdapter(cfg.Logger)
 	}
+	w := newWireMeter(cfg.WireBudget)
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          PluginMap,
@@ -125,17 +140,20 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		Logger:           logger,
 		StartTimeout:     cfg.StartTimeout,
 		SkipHostEnv:      true,
-		GRPCDialOptions:  dialOptions(cfg.MaxMessageBytes),
+		// Our dialer replaces go-plugin's (options given here come after
+		// its own): peer check and metering (wire.go).
+		GRPCDialOptions: append(dialOptions(cfg.MaxMessageBytes), grpc.WithContextDialer(w.dial)),
 		// Our own runner starts cfg.Cmd: go-plugin passes a spec command
 		// carrying only its handshake variables (SkipHostEnv).
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, socketDir string) (runner.Runner, error) {
 			cfg.Cmd.Env = append(cfg.Cmd.Env, spec.Env...)
+			w.setSocketDir(socketDir)
 			if cfg.SocketOwner != 0 {
 				if err := os.Chown(socketDir, cfg.SocketOwner, -1); err != nil {
 					return nil, fmt.Errorf("ipc: hand the socket dir to uid %d: %w", cfg.SocketOwner, err)
 				}
 			}
-			return newCmdRunner(cfg.Cmd, cfg.Started)
+			return newCmdRunner(cfg.Cmd, cfg.Started, cfg.Logger, w)
 		},
 	})
 
@@ -154,6 +172,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 			pc.Kill()
 			return nil, s.err
 		}
+		s.client.wire = w
 		p := &Process{pc: pc, client: s.client, pid: cfg.Cmd.Process.Pid, pidfd: -1}
 		if fd, err := unix.PidfdOpen(p.pid, 0); err == nil {
 			p.pidfd = fd

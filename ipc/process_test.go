@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,6 +36,45 @@ func TestHelperProcess(t *testing.T) {
 			// the deadline to the child, whose timer could fire first
 			// and get a result back before the caller's ctx ended.)
 			select {}
+		case "stderr", "stdout":
+			// A child writing to its real stderr (fd 2: go-plugin's Serve
+			// has replaced os.Stderr) what its input says, repeat times.
+			var segments []struct {
+				Text   string `json:"text"`
+				Repeat int    `json:"repeat"`
+			}
+			if err := json.Unmarshal(req.Input, &segments); err != nil {
+				return contract.Fail(err, req.Limits)
+			}
+			for _, s := range segments {
+				b := []byte(strings.Repeat(s.Text, max(s.Repeat, 1)))
+				for len(b) > 0 {
+					fd := 2
+					if req.Code == "stdout" {
+						fd = 1
+					}
+					n, err := syscall.Write(fd, b)
+					if err != nil {
+						return contract.Fail(err, req.Limits)
+					}
+					b = b[n:]
+				}
+			}
+			return contract.Result{OK: true, Value: json.RawMessage(`"written"`), Logs: []contract.LogEntry{}, Limits: req.Limits}
+		case "send":
+			return sendAsMuchAsAllowed(ctx, req, emit, request)
+		case "badargs", "requests":
+			// Data requests the honest engine never sends: arguments that
+			// are not JSON, or one more than the limit allows.
+			n, args := 1, json.RawMessage(`{"a":`)
+			if req.Code == "requests" {
+				n, args = int(req.Limits.DataRequests)+1, json.RawMessage(`1`)
+			}
+			for range n {
+				if _, err := request(ctx, "x", args); err != nil {
+					return contract.Fail(err, req.Limits)
+				}
+			}
 		}
 		emit(contract.Event{Type: contract.EventLog, Log: &contract.LogEntry{Level: "log", Text: "pid"}})
 		v, err := request(ctx, "double", req.Input)
@@ -77,7 +118,7 @@ func TestProcessRunsOneExecution(t *testing.T) {
 		t.Fatalf("Ping: %v", err)
 	}
 	var rec recorder
-	res, err := p.Client().Execute(ctx, contract.Request{ID: "e1", Code: "ok", Input: json.RawMessage(`21`)}, rec.on,
+	res, err := p.Client().Execute(ctx, contract.Request{ID: "e1", Code: "ok", Input: json.RawMessage(`21`), Limits: contract.DefaultLimits}, rec.on,
 		func(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 			if name != "double" || string(args) != "21" {
 				return nil, errors.New("unexpected request")
@@ -99,6 +140,36 @@ func TestProcessRunsOneExecution(t *testing.T) {
 	p.Kill()
 	if !p.Exited() {
 		t.Error("the child has not exited after Kill")
+	}
+}
+
+// TestProcessBrokenDataRequests: a child whose data requests the honest
+// engine would never send (arguments that are not JSON, more requests
+// than its limit) ends its execution with a SandboxError, and the handler
+// never sees the request that broke the rules.
+func TestProcessBrokenDataRequests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	for code, expected := range map[string]string{
+		"badargs":  "data request 1 with arguments that are not JSON",
+		"requests": "data request 4, over its limit of 3",
+	} {
+		t.Run(code, func(t *testing.T) {
+			p := startHelper(t)
+			l := contract.DefaultLimits
+			l.DataRequests = 3
+			var answered int
+			_, err := p.Client().Execute(context.Background(), contract.Request{ID: "x", Code: code, Limits: l}, nil,
+				func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+					answered++
+					return nil, nil
+				})
+			requireSandboxError(t, err, expected)
+			if code == "badargs" && answered != 0 || code == "requests" && answered != 3 {
+				t.Errorf("the handler answered %d requests", answered)
+			}
+		})
 	}
 }
 

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/hashicorp/go-plugin/runner"
+	"golang.org/x/sys/unix"
 )
 
 // cmdRunner starts a child for go-plugin. It replaces go-plugin's own
@@ -20,11 +23,21 @@ type cmdRunner struct {
 	cmd            *exec.Cmd
 	stdout, stderr io.ReadCloser
 	started        func(pid int) error
+	// logger receives the child's stderr (stderr.go); nil drops it.
+	logger *slog.Logger
+	// stderrDone is closed when the child's stderr has been read to its
+	// end.
+	stderrDone chan struct{}
+	// wire learns the child's pid and checks the address it names.
+	wire *wireMeter
+	// pidfd turns readable when the child exits; -1 without one.
+	pidfd           int
+	throttledStdout io.ReadCloser
 }
 
 var _ runner.Runner = (*cmdRunner)(nil)
 
-func newCmdRunner(cmd *exec.Cmd, started func(pid int) error) (*cmdRunner, error) {
+func newCmdRunner(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logger, w *wireMeter) (*cmdRunner, error) {
 	cmd.Stdin = nil // /dev/null
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -34,13 +47,14 @@ func newCmdRunner(cmd *exec.Cmd, started func(pid int) error) (*cmdRunner, error
 	if err != nil {
 		return nil, err
 	}
-	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started}, nil
+	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started, logger: logger, stderrDone: make(chan struct{}), wire: w, pidfd: -1}, nil
 }
 
 func (r *cmdRunner) Start(context.Context) error {
 	if err := r.cmd.Start(); err != nil {
 		return err
 	}
+	r.wire.setPID(r.cmd.Process.Pid)
 	if r.started != nil {
 		if err := r.started(r.cmd.Process.Pid); err != nil {
 			r.cmd.Process.Kill()
@@ -48,9 +62,30 @@ func (r *cmdRunner) Start(context.Context) error {
 			return fmt.Errorf("child %d: %w", r.cmd.Process.Pid, err)
 		}
 	}
+	pid := r.cmd.Process.Pid
+	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+		r.pidfd = fd
+	}
+	// go-plugin reads the handshake line from stdout, then drains it for
+	// the child's life: after the burst, at the child's expense too.
+	r.throttledStdout = throttledReadCloser{&throttle{r: r.stdout, exited: r.exitedWithin, allowance: stderrReadBurst, last: time.Now()}, r.stdout}
+	go func() {
+		defer close(r.stderrDone)
+		(&stderrLog{log: r.logger, pid: pid}).run(r.stderr, r.exitedWithin)
+	}()
 	return nil
 }
-func (r *cmdRunner) Wait(context.Context) error { return r.cmd.Wait() }
+
+// Wait reaps the child. go-plugin calls it once it has read stdout and
+// stderr to their ends, so the pidfd is no longer needed.
+func (r *cmdRunner) Wait(context.Context) error {
+	err := r.cmd.Wait()
+	if r.pidfd >= 0 {
+		unix.Close(r.pidfd)
+		r.pidfd = -1
+	}
+	return err
+}
 
 func (r *cmdRunner) Kill(context.Context) error {
 	if r.cmd.Process == nil {
@@ -62,8 +97,17 @@ func (r *cmdRunner) Kill(context.Context) error {
 	return nil
 }
 
-func (r *cmdRunner) Stdout() io.ReadCloser { return r.stdout }
-func (r *cmdRunner) Stderr() io.ReadCloser { return r.stderr }
+// Stdout is the child's stdout, read at most as fast as stderr is.
+func (r *cmdRunner) Stdout() io.ReadCloser { return r.throttledStdout }
+
+type throttledReadCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// Stderr is what go-plugin reads as the child's stderr: never the child's
+// bytes, which stderrLog reads itself (stderr.go).
+func (r *cmdRunner) Stderr() io.ReadCloser { return endReader{r.stderrDone} }
 func (r *cmdRunner) Name() string          { return r.cmd.Path }
 
 func (r *cmdRunner) ID() string {
@@ -77,5 +121,24 @@ func (r *cmdRunner) Diagnose(context.Context) string {
 	return "the child failed to start or to complete the handshake; run `warden doctor`, and check that the binary runs the `child` subcommand"
 }
 
-func (r *cmdRunner) PluginToHost(n, a string) (string, string, error) { return n, a, nil }
+// PluginToHost accepts only the Unix socket go-plugin's directory for
+// this child was made for (wire.go).
+func (r *cmdRunner) PluginToHost(n, a string) (string, string, error) {
+	if err := r.wire.setAddr(n, a); err != nil {
+		return "", "", err
+	}
+	return n, a, nil
+}
 func (r *cmdRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }
+
+// exitedWithin waits up to d for the child to exit and reports whether
+// it has. Without a pidfd (kernels before 5.3) it only waits.
+func (r *cmdRunner) exitedWithin(d time.Duration) bool {
+	if r.pidfd < 0 {
+		time.Sleep(d)
+		return false
+	}
+	fds := []unix.PollFd{{Fd: int32(r.pidfd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, int(d.Milliseconds()))
+	return err == nil && n > 0
+}

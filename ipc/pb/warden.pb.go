@@ -331,6 +331,8 @@ type Limits struct {
 	StackBytes    int64                  `protobuf:"varint,3,opt,name=stack_bytes,json=stackBytes,proto3" json:"stack_bytes,omitempty"`
 	OutputBytes   int64                  `protobuf:"varint,4,opt,name=output_bytes,json=outputBytes,proto3" json:"output_bytes,omitempty"`
 	CodeBytes     int64                  `protobuf:"varint,5,opt,name=code_bytes,json=codeBytes,proto3" json:"code_bytes,omitempty"`
+	DataRequests  int64                  `protobuf:"varint,6,opt,name=data_requests,json=dataRequests,proto3" json:"data_requests,omitempty"`
+	DataBytes     int64                  `protobuf:"varint,7,opt,name=data_bytes,json=dataBytes,proto3" json:"data_bytes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -396,6 +398,20 @@ func (x *Limits) GetOutputBytes() int64 {
 func (x *Limits) GetCodeBytes() int64 {
 	if x != nil {
 		return x.CodeBytes
+	}
+	return 0
+}
+
+func (x *Limits) GetDataRequests() int64 {
+	if x != nil {
+		return x.DataRequests
+	}
+	return 0
+}
+
+func (x *Limits) GetDataBytes() int64 {
+	if x != nil {
+		return x.DataBytes
 	}
 	return 0
 }
@@ -1138,7 +1154,7 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\amodules\x18\x05 \x03(\v2#.warden.ipc.v1.Request.ModulesEntryR\amodules\x1a:\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb3\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xf7\x01\n" +
 	"\x06Limits\x12#\n" +
 	"\rtimeout_nanos\x18\x01 \x01(\x03R\ftimeoutNanos\x12!\n" +
 	"\fmemory_bytes\x18\x02 \x01(\x03R\vmemoryBytes\x12\x1f\n" +
@@ -1146,7 +1162,10 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"stackBytes\x12!\n" +
 	"\foutput_bytes\x18\x04 \x01(\x03R\voutputBytes\x12\x1d\n" +
 	"\n" +
-	"code_bytes\x18\x05 \x01(\x03R\tcodeBytes\"\t\n" +
+	"code_bytes\x18\x05 \x01(\x03R\tcodeBytes\x12#\n" +
+	"\rdata_requests\x18\x06 \x01(\x03R\fdataRequests\x12\x1d\n" +
+	"\n" +
+	"data_bytes\x18\a \x01(\x03R\tdataBytes\"\t\n" +
 	"\aStarted\"4\n" +
 	"\bLogEntry\x12\x14\n" +
 	"\x05level\x18\x01 \x01(\tR\x05level\x12\x12\n" +
