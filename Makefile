@@ -31,6 +31,11 @@ FUZZ_TARGETS := \
 	./child/engine:FuzzJSONStringLen \
 	./child/engine:FuzzWTF8 \
 	./contract:FuzzLimitsJSON \
+	./ipc:FuzzEventFromPB \
+	./ipc:FuzzRequestFromPB \
+	./ipc:FuzzContractToPB \
+	./ipc:FuzzSupervisorExecute \
+	./ipc:FuzzChildExecute \
 	./contract:FuzzResolve
 fuzz: $(WASM)
 	@set -e; for t in $(FUZZ_TARGETS); do \

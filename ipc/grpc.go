@@ -172,7 +172,8 @@ func (c *Client) stream(jctx context.Context) (stream pb.Child_ExecuteClient, en
 // Limits.DataRequests, or request names and arguments over
 // Limits.DataBytes break the protocol and never reach handler or the
 // caller. Answers count against DataBytes too: one that would go over is
-// not sent, and the guest gets an error instead.
+// not sent, and the execution ends with a ResourceError of kind
+// data_bytes, as it does when the child finds the limit crossed.
 //
 // The error is ctx.Err() wrapped with %w when ctx ended first, and a
 // *contract.Error of type SandboxError when the child exited, refused the
@@ -269,7 +270,12 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 			onEvent(ev)
 		}
 		if ev.Type == contract.EventDataRequest {
-			resp := answer(jctx, handler, *ev.DataRequest, req.Limits.DataBytes-dataBytes)
+			resp, over := answer(jctx, handler, *ev.DataRequest, req.Limits.DataBytes-dataBytes)
+			if over != nil {
+				// As in the engine, crossing a data limit ends the
+				// execution; the guest does not get to catch it.
+				return contract.Fail(over, req.Limits), nil
+			}
 			dataBytes += int64(len(resp.GetValue()))
 			// As above: if the stream is gone, the next Recv says why.
 			_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_DataResponse{DataResponse: resp}})
@@ -281,10 +287,11 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 var errNoDataHandler = errors.New("no data handler")
 
 // answer calls handler for d and encodes what it says. A value longer
-// than room bytes is not sent: the guest gets an error instead.
-func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRequest, room int64) *pb.DataResponse {
+// than room bytes is not sent: over is then the ResourceError that ends
+// the execution.
+func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRequest, room int64) (resp *pb.DataResponse, over *contract.Error) {
 	if handler == nil {
-		return dataResponseToPB(d.Seq, nil, errNoDataHandler)
+		return dataResponseToPB(d.Seq, nil, errNoDataHandler), nil
 	}
 	args := d.Args
 	if len(args) == 0 {
@@ -293,16 +300,16 @@ func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRe
 	value, err := handler(ctx, d.Name, args)
 	switch {
 	case err != nil:
-		return dataResponseToPB(d.Seq, nil, err)
+		return dataResponseToPB(d.Seq, nil, err), nil
 	case len(value) == 0:
 		value = json.RawMessage("null")
 	case !json.Valid(value):
-		return dataResponseToPB(d.Seq, nil, fmt.Errorf("data handler for %q answered with invalid JSON", d.Name))
+		return dataResponseToPB(d.Seq, nil, fmt.Errorf("data handler for %q answered with invalid JSON", d.Name)), nil
 	}
 	if int64(len(value)) > room {
-		return dataResponseToPB(d.Seq, nil, fmt.Errorf("host.request %q: the answer of %d bytes would exceed the data_bytes limit", d.Name, len(value)))
+		return nil, contract.ResourceErrorf(contract.KindDataBytes, "host.request %q: the answer of %d bytes would take the traffic over the data_bytes limit", d.Name, len(value))
 	}
-	return dataResponseToPB(d.Seq, value, nil)
+	return dataResponseToPB(d.Seq, value, nil), nil
 }
 
 // grpcServer is the child's side: the GRPCServer adapter around a Runner.
