@@ -687,7 +687,7 @@ return {len: a.length, h: sha256("abc"), d, spun: spins > 0};
 	var logs []string
 	res, err := p.Client().Execute(ctx, contract.Request{
 		ID: "seccomp", Code: code, Input: json.RawMessage(`{"n":21}`),
-		Limits: contract.Limits{Timeout: 10 * time.Second},
+		Limits: contract.Limits{Timeout: 10 * time.Second, DataRequests: 10, DataBytes: 1 << 20},
 	}, func(e contract.Event) {
 		if e.Log != nil {
 			logs = append(logs, e.Log.Text)
