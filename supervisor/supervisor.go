@@ -84,13 +84,22 @@ type Config struct {
 	// the child's hardening (all on by default, where the kernel allows):
 	// for measurements and for tests that attack one layer at a time.
 	NoNamespaces, NoSeccomp, NoRlimits bool
-	// ChildUID and ChildGID choose the user children run as when the
-	// supervisor is root. Zero means automatic: nobody (65534:65534) when
-	// Binary is executable by it, else root with a warning (warden doctor
-	// reports it). -1 keeps the supervisor's own user. A child user gets
-	// the compilation cache handed to it; a CacheDir it cannot reach is
-	// replaced by /var/cache/warden/wazero-UID.
-	ChildUID, ChildGID int
+	// ChildUIDBase and ChildUIDCount are the ids children run as when the
+	// supervisor is root: each live child gets a uid of its own from
+	// [ChildUIDBase, ChildUIDBase+ChildUIDCount), and a gid equal to it,
+	// reused only after its previous holder is reaped; when all are
+	// held, a spawn fails with ErrNoChildUID. Distinct ids keep children
+	// from signalling, tracing or reading one another (kill and ptrace
+	// need the same uid). Default: DefaultChildUIDBase (2^30) and
+	// DefaultChildUIDCount (65536). New refuses a range that a user,
+	// group or subordinate-id range of this machine claims. Without root
+	// a user namespace makes children unprivileged instead, and these are
+	// unused.
+	ChildUIDBase, ChildUIDCount int
+	// ChildAsSupervisorUser keeps children as the supervisor's own user
+	// (root, when it is root) instead of giving each its own uid: for
+	// measurements and for tests that attack one layer at a time.
+	ChildAsSupervisorUser bool
 	// KeepWarm is how often an idle child re-reads the memory it has
 	// resident, so that an execution after a long idle spell does not
 	// pay for memory gone cold (on VMs such as the one Warden is
@@ -137,7 +146,10 @@ type Supervisor struct {
 	reaping    sync.WaitGroup
 	cgroups    cgroupManager // nil: no cgroup layer
 	cgroupNote string        // why the cgroup layer is missing
-	userNote   string        // why children run as root
+	userNote   string        // how children are made unprivileged, or why not
+	uids       *uidRange     // nil: children keep the supervisor's user
+	nsFlags    uintptr       // the namespaces children get
+	nsNote     string        // which namespaces are missing, and why
 	spawnSeq   atomic.Uint64
 	startup    startupStats
 	compile    *compileGate
@@ -165,23 +177,24 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	var userNote string
-	cfg.ChildUID, cfg.ChildGID, userNote = chooseChildUser(cfg.Binary, cfg.ChildUID, cfg.ChildGID)
-	if userNote != "" {
-		cfg.Logger.Warn("children run as root", "reason", userNote)
+	uids, userNote, err := childUsers(&cfg)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.ChildUID > 0 && !reachableBy(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID, true) {
-		cfg.CacheDir = filepath.Join("/var/cache/warden", fmt.Sprintf("wazero-%d", cfg.ChildUID))
+	if uids != nil && !reachableBy(cfg.CacheDir, uids.base, uids.base, true) {
+		cfg.CacheDir = "/var/cache/warden/wazero"
 	}
-	if err := os.MkdirAll(cfg.CacheDir, 0o700); err != nil {
+	cacheMode := os.FileMode(0o700)
+	if uids != nil {
+		cacheMode = 0o755
+	}
+	if err := os.MkdirAll(cfg.CacheDir, cacheMode); err != nil {
 		return nil, fmt.Errorf("supervisor: cache dir: %w", err)
 	}
-	if cfg.ChildUID > 0 {
-		if err := os.Chmod(filepath.Dir(cfg.CacheDir), 0o755); err != nil && !os.IsPermission(err) {
+	if uids != nil {
+		// Children of every uid read the cache; it stays root's.
+		if err := shareTree(cfg.CacheDir); err != nil {
 			return nil, fmt.Errorf("supervisor: cache dir: %w", err)
-		}
-		if err := chownTree(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID); err != nil {
-			return nil, fmt.Errorf("supervisor: hand the cache dir to uid %d: %w", cfg.ChildUID, err)
 		}
 	}
 	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 {
@@ -211,7 +224,13 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.PidsMax == 0 {
 		cfg.PidsMax = 64
 	}
-	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, compile: newCompileGate(cfg.CacheDir)}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, uids: uids, compile: newCompileGate(cfg.CacheDir)}
+	if !cfg.NoNamespaces {
+		s.nsFlags, s.nsNote = namespaceFlags()
+		if s.nsNote != "" {
+			s.log.Warn("children get fewer namespaces", "reason", s.nsNote)
+		}
+	}
 	if err := s.startCgroups(); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 		supervisorHelper()
 		return
 	}
+	warmCache()
 	os.Exit(m.Run())
 }
 
@@ -55,8 +56,23 @@ var cacheDir = func() string {
 	if err != nil {
 		panic(err)
 	}
+	os.Chmod(d, 0o755) // children with uids of their own read it
 	return d
 }()
+
+// warmCache fills the shared compilation cache with a child that runs
+// as root: children with uids of their own can read the cache but not
+// fill it.
+func warmCache() {
+	s, err := New(Config{CacheDir: cacheDir, PoolSize: 1, ChildAsSupervisorUser: true})
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close(context.Background())
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		panic(err)
+	}
+}
 
 func newSup(t testing.TB, mod func(*Config)) *Supervisor {
 	t.Helper()
@@ -562,7 +578,8 @@ return input.s.length + a.length + (input.s + "y").length`,
 // only if at most one compiled.
 func TestColdCacheCompiledOnce(t *testing.T) {
 	cold := t.TempDir()
-	s := newSup(t, func(c *Config) { c.CacheDir = cold; c.PoolSize = 3; c.SpawnConcurrency = 3 })
+	// A child with a uid of its own cannot write the cache: root's.
+	s := newSup(t, func(c *Config) { c.CacheDir = cold; c.PoolSize = 3; c.SpawnConcurrency = 3; c.ChildAsSupervisorUser = true })
 	if s.compile.warm.Load() {
 		t.Fatal("an empty cache directory was taken for a warm one")
 	}

@@ -14,7 +14,22 @@ import (
 // The test binary is also the child: the supervisor re-executes it.
 func TestMain(m *testing.M) {
 	child.RunIfChild()
+	warmCache()
 	os.Exit(m.Run())
+}
+
+// warmCache fills the shared compilation cache with a child that runs
+// as root: children with uids of their own can read the cache but not
+// fill it.
+func warmCache() {
+	s, err := supervisor.New(supervisor.Config{CacheDir: cacheDir, PoolSize: 1, ChildAsSupervisorUser: true})
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close(context.Background())
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		panic(err)
+	}
 }
 
 var cacheDir = func() string {
@@ -22,6 +37,7 @@ var cacheDir = func() string {
 	if err != nil {
 		panic(err)
 	}
+	os.Chmod(d, 0o755) // children with uids of their own read it
 	return d
 }()
 
