@@ -579,7 +579,12 @@ return input.s.length + a.length + (input.s + "y").length`,
 func TestColdCacheCompiledOnce(t *testing.T) {
 	cold := t.TempDir()
 	// A child with a uid of its own cannot write the cache: root's.
-	s := newSup(t, func(c *Config) { c.CacheDir = cold; c.PoolSize = 3; c.SpawnConcurrency = 3; c.ChildAsSupervisorUser = true })
+	s := newSup(t, func(c *Config) {
+		c.CacheDir = cold
+		c.PoolSize = 3
+		c.SpawnConcurrency = 3
+		c.ChildAsSupervisorUser = true
+	})
 	if s.compile.warm.Load() {
 		t.Fatal("an empty cache directory was taken for a warm one")
 	}
