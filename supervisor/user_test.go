@@ -140,3 +140,15 @@ func TestCheckChildUIDRange(t *testing.T) {
 		t.Errorf("the default range is refused here: %v", err)
 	}
 }
+
+// TestNewRefusesATakenUIDRange: New will not give children uids that
+// users of this machine have.
+func TestNewRefusesATakenUIDRange(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: child uids are used only when the supervisor is root (uid", os.Geteuid(), ")")
+	}
+	_, err := New(Config{CacheDir: t.TempDir(), ChildUIDBase: 1, ChildUIDCount: 65534})
+	if err == nil || !strings.Contains(err.Error(), "child uid range") {
+		t.Fatalf("want New to refuse uids 1-65534, got %v", err)
+	}
+}

@@ -171,7 +171,13 @@ func TestLayerNetworkNamespace(t *testing.T) {
 
 // Layer 5, rlimits: RLIMIT_FSIZE 0 stops file writes with seccomp off.
 func TestLayerRlimitNoFileWrites(t *testing.T) {
-	dir := t.TempDir()
+	// Not t.TempDir(): its parent is 0700, out of reach of a child with
+	// a uid of its own.
+	dir, err := os.MkdirTemp("", "warden-fsize")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o777)
 	path := filepath.Join(dir, "escaped")
 	s := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true })

@@ -135,6 +135,9 @@ func cgroupCheck() layerCheck {
 
 func namespaceCheck(name string, flag uintptr) layerCheck {
 	c := layerCheck{Layer: "5 " + name + " namespace"}
+	if os.Geteuid() != 0 {
+		flag |= syscall.CLONE_NEWUSER // as the supervisor does without root
+	}
 	if err := probe(flag); err != nil {
 		c.Detail = "cannot create one here: " + err.Error()
 		return c
