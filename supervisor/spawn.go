@@ -45,8 +45,9 @@ func (p *process) Discard() {
 		if p.group != nil {
 			p.group.Delete()
 		}
-		// Reaped: in its PID namespace nothing of it is left (without
-		// one, the group kill and the cgroup's removal took the rest).
+		// Reaped. In a PID namespace its death killed everything in it;
+		// without one, a process it forked and moved out of its group
+		// could remain (seccomp forbids the fork).
 		if p.uids != nil {
 			p.uids.release(p.uid)
 		}
