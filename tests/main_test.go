@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -20,15 +21,17 @@ func TestMain(m *testing.M) {
 
 // warmCache fills the shared compilation cache with a child that runs
 // as root: children with uids of their own can read the cache but not
-// fill it.
+// fill it. A failure is printed, and left to the tests that need
+// children to report.
 func warmCache() {
-	s, err := supervisor.New(supervisor.Config{CacheDir: cacheDir, PoolSize: 1, ChildAsSupervisorUser: true})
+	s, err := supervisor.New(supervisor.Config{CacheDir: cacheDir, PoolSize: 1, ChildAsSupervisorUser: true, QueueTimeout: time.Minute})
 	if err != nil {
-		panic(err)
+		fmt.Fprintln(os.Stderr, "warming the compilation cache:", err)
+		return
 	}
 	defer s.Close(context.Background())
 	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
-		panic(err)
+		fmt.Fprintln(os.Stderr, "warming the compilation cache:", err)
 	}
 }
 
