@@ -130,6 +130,62 @@ func TestChildSeesOnlyItself(t *testing.T) {
 	}
 }
 
+// Layer 5, isolation: a child's own /proc stays in its mount namespace,
+// even where mounts are shared (systemd makes / shared): it would
+// otherwise cover the supervisor's /proc. The supervisor runs in a
+// mount namespace of its own with shared propagation (unshare(1)) and
+// counts its /proc mounts before and after a child.
+func TestPrivateProcDoesNotPropagate(t *testing.T) {
+	if os.Getenv("WARDEN_TEST_PROPAGATION_HELPER") == "1" {
+		propagationHelper(t)
+		return
+	}
+	requireRoot(t)
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("skipping: no unshare(1) to make a mount namespace with shared propagation")
+	}
+	cmd := exec.Command("unshare", "--mount", "--propagation", "shared", "--", os.Args[0], "-test.run=^TestPrivateProcDoesNotPropagate$", "-test.v")
+	cmd.Env = append(os.Environ(), "WARDEN_TEST_PROPAGATION_HELPER=1", "WARDEN_TEST_CACHE="+cacheDir)
+	out, err := cmd.CombinedOutput()
+	t.Logf("helper:\n%s", out)
+	if err != nil {
+		t.Fatalf("helper failed: %v", err)
+	}
+}
+
+// propagationHelper is TestPrivateProcDoesNotPropagate's supervisor.
+func propagationHelper(t *testing.T) {
+	before := procMounts(t)
+	s := newSupervisor(t, func(c *supervisor.Config) { c.PoolSize = 1 })
+	if !s.Layers().PrivateProc {
+		t.Skipf("skipping: children get no private /proc here: %s", s.Layers().NamespaceNote)
+	}
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if after := procMounts(t); after != before {
+		t.Fatalf("/proc mounts in the supervisor's namespace: %d before the child, %d after", before, after)
+	}
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", os.Getpid())); err != nil {
+		t.Fatalf("the supervisor's /proc no longer shows it: %v", err)
+	}
+}
+
+// procMounts counts the mounts on /proc in this process's namespace.
+func procMounts(t *testing.T) int {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) > 4 && f[4] == "/proc" {
+			n++
+		}
+	}
+	return n
+}
+
 // liveChildren waits until s has n idle children and returns the pids of
 // this process's children named warden-child.
 func liveChildren(t *testing.T, s *supervisor.Supervisor, n int) []int {

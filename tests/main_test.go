@@ -36,6 +36,9 @@ func warmCache() {
 }
 
 var cacheDir = func() string {
+	if d := os.Getenv("WARDEN_TEST_CACHE"); d != "" {
+		return d // a helper process of a test: its parent's cache
+	}
 	d, err := os.MkdirTemp("", "warden-tests-cache")
 	if err != nil {
 		panic(err)
