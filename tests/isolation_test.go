@@ -95,6 +95,26 @@ func TestChildrenHaveTheirOwnUIDs(t *testing.T) {
 	}
 }
 
+// A range with fewer uids than the pool wants: the pool fills what it
+// can, says why it cannot go on, and executions still run.
+func TestChildUIDsExhausted(t *testing.T) {
+	requireRoot(t)
+	s := newSupervisor(t, func(c *supervisor.Config) { c.ChildUIDBase, c.ChildUIDCount, c.PoolSize = 1<<30+8192, 2, 3 })
+	liveChildren(t, s, 2)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.Stats().Pool.LastSpawnError, "every child uid is in use") {
+		if time.Now().After(deadline) {
+			t.Fatalf("want a spawn error naming the exhausted range, pool: %+v", s.Stats().Pool)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for i := 0; i < 4; i++ {
+		if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+			t.Fatalf("execution %d: %v", i, err)
+		}
+	}
+}
+
 // Layer 5, isolation: a child is pid 1 of its own PID namespace, its
 // /proc shows no other process (not the supervisor), and it is not
 // dumpable.
