@@ -84,6 +84,18 @@ type HardeningOptions struct {
 	Rlimits bool `json:"rlimits"`
 	// Seccomp installs the system-call filter before the execution runs.
 	Seccomp bool `json:"seccomp"`
+	// PrivateProc: the child was started as root in new mount and PID
+	// namespaces, and mounts a /proc of its own, which shows no process
+	// but itself.
+	PrivateProc bool `json:"private_proc,omitempty"`
+	// UID and GID, when UID is positive: the child was started as root
+	// and switches to them (with no supplementary groups) first thing.
+	UID int `json:"uid,omitempty"`
+	GID int `json:"gid,omitempty"`
+	// NotDumpable clears PR_SET_DUMPABLE once start-up has opened what
+	// it needs of /proc/self: no process of the child's uid can then
+	// ptrace it or read its /proc/PID/mem and environ.
+	NotDumpable bool `json:"not_dumpable,omitempty"`
 }
 
 // IsChild reports whether this process was started as a Warden child.

@@ -4,6 +4,7 @@ package child
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -12,10 +13,12 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/pagemap"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -29,6 +32,76 @@ var burnSink uint64
 // input is the fault's argument) instead of the script.
 func init() {
 	faultHook = runFault
+}
+
+// report is a fault's successful result with v as its value.
+func report(v any) (contract.Result, bool) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return contract.Result{OK: true, Value: b, Logs: []contract.LogEntry{}}, true
+}
+
+// neighbourReport is what a child could do to other processes.
+type neighbourReport struct {
+	Signalled []int    `json:"signalled"` // kill(pid, 0) and kill(pid, SIGCONT) worked
+	Environ   []int    `json:"environ"`   // /proc/PID/environ was read
+	Mem       []int    `json:"mem"`       // /proc/PID/mem was opened
+	Listed    []int    `json:"listed"`    // other warden children its /proc shows
+	Errors    []string `json:"errors"`
+}
+
+// attackNeighbours tries, on each pid of the comma-separated list other
+// than its own, what a child taken over would try against another
+// child: signal it, read its environment (the configuration) and open
+// its memory. It also lists the warden children its /proc shows.
+func attackNeighbours(list string) neighbourReport {
+	r := neighbourReport{Signalled: []int{}, Environ: []int{}, Mem: []int{}, Listed: []int{}, Errors: []string{}}
+	self := os.Getpid()
+	for _, f := range strings.Split(list, ",") {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid == self {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); err != nil {
+			r.Errors = append(r.Errors, fmt.Sprintf("kill %d: %v", pid, err))
+		} else if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+			r.Errors = append(r.Errors, fmt.Sprintf("kill SIGCONT %d: %v", pid, err))
+		} else {
+			r.Signalled = append(r.Signalled, pid)
+		}
+		if _, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err != nil {
+			r.Errors = append(r.Errors, err.Error())
+		} else {
+			r.Environ = append(r.Environ, pid)
+		}
+		if f, err := os.Open(fmt.Sprintf("/proc/%d/mem", pid)); err != nil {
+			r.Errors = append(r.Errors, err.Error())
+		} else {
+			f.Close()
+			r.Mem = append(r.Mem, pid)
+		}
+	}
+	for _, pid := range procPids() {
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if pid != self && strings.HasPrefix(string(cmd), "warden-child\x00") {
+			r.Listed = append(r.Listed, pid)
+		}
+	}
+	return r
+}
+
+// procPids lists the numeric entries of /proc.
+func procPids() []int {
+	ents, _ := os.ReadDir("/proc")
+	pids := []int{}
+	for _, e := range ents {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 func runFault(ctx context.Context, req contract.Request) (contract.Result, bool) {
@@ -118,6 +191,30 @@ func runFault(ctx context.Context, req contract.Request) (contract.Result, bool)
 		if err := os.WriteFile(arg, []byte("escaped"), 0o644); err != nil {
 			return fail(err)
 		}
+	case "neighbours":
+		// Attack the processes whose (host) pids arg lists, and look for
+		// warden children in /proc: report what worked.
+		return report(attackNeighbours(arg))
+	case "dumpable":
+		d, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0)
+		if err != nil {
+			return fail(err)
+		}
+		return report(map[string]int{"dumpable": d})
+	case "pagemap":
+		// Whether the pagemap descriptor opened at start-up still reads,
+		// in a child that is no longer dumpable: the entry of a page it
+		// has just touched must say present.
+		b := make([]byte, 1<<16)
+		b[len(b)/2] = 1
+		page := uintptr(unsafe.Pointer(&b[len(b)/2])) / uintptr(os.Getpagesize())
+		e, ok := pagemap.Entries(page, 1)
+		return report(map[string]bool{"read": ok, "present": ok && e[0]&pagemap.Present != 0})
+	case "pidview":
+		// Which pid the child has, which pids its /proc lists, and
+		// whether /proc/ARG (the supervisor's pid) exists.
+		_, err := os.Stat("/proc/" + arg)
+		return report(map[string]any{"pid": os.Getpid(), "procs": procPids(), "supervisor_visible": err == nil})
 	default:
 		return fail(os.ErrInvalid)
 	}

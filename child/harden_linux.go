@@ -2,15 +2,41 @@ package child
 
 import (
 	"fmt"
+	"os"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wardenhq/warden/internal/pagemap"
 )
 
 // harden applies the child's self-hardening before anything untrusted
-// runs.
+// runs. The order matters: /proc is mounted while the child is still
+// root, /proc/self/pagemap is opened while the child still owns its
+// /proc/self (a non-dumpable process's is root's, and pagemap is 0400),
+// and the descriptor keeps working after.
 func harden(o HardeningOptions) error {
-	// The no-cgroup fallback: set from the start, so start-up counts too.
+	if o.PrivateProc {
+		if err := mountPrivateProc(); err != nil {
+			return err
+		}
+	}
+	// For the engine and keep-warm; failing costs only speed.
+	pagemap.Open()
+	if o.UID > 0 {
+		if err := dropToUser(o.UID, o.GID); err != nil {
+			return err
+		}
+	}
+	if o.NotDumpable {
+		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+			return fmt.Errorf("child: PR_SET_DUMPABLE: %w", err)
+		}
+	}
+	// The no-cgroup fallback's rlimits: set before the module loads, so
+	// start-up counts too, and once the child has its own uid, because
+	// RLIMIT_NPROC counts every task of the real uid.
 	for _, l := range []struct {
 		name string
 		res  int
@@ -31,6 +57,48 @@ func harden(o HardeningOptions) error {
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 			return fmt.Errorf("child: PR_SET_NO_NEW_PRIVS: %w", err)
 		}
+	}
+	return nil
+}
+
+// mountPrivateProc mounts a proc of the child's own PID namespace on
+// /proc, so that it lists no process but the child's. Mounts are made
+// private first, so that the mount stays in the child's mount namespace
+// instead of propagating to the host's /proc.
+func mountPrivateProc() error {
+	if os.Getpid() != 1 {
+		return fmt.Errorf("child: asked for a private /proc outside a PID namespace (pid %d)", os.Getpid())
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("child: make mounts private: %w", err)
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("child: mount /proc: %w", err)
+	}
+	return nil
+}
+
+// dropToUser switches every thread of the child from root to uid:gid,
+// with no supplementary groups; the child keeps no capability. The
+// syscall package's setters apply to all threads (x/sys/unix's would
+// change only the calling one).
+func dropToUser(uid, gid int) error {
+	if err := syscall.Setgroups(nil); err != nil {
+		return fmt.Errorf("child: setgroups: %w", err)
+	}
+	if err := syscall.Setresgid(gid, gid, gid); err != nil {
+		return fmt.Errorf("child: setresgid %d: %w", gid, err)
+	}
+	if err := syscall.Setresuid(uid, uid, uid); err != nil {
+		return fmt.Errorf("child: setresuid %d: %w", uid, err)
+	}
+	// Changing the uid cleared the parent-death signal the supervisor
+	// asked for (Pdeathsig): set it again. The supervisor dying in
+	// between is not detectable here (getppid is 0 in a PID namespace),
+	// but a child whose supervisor is gone dies on its handshake's write
+	// to the closed pipe.
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		return fmt.Errorf("child: PR_SET_PDEATHSIG: %w", err)
 	}
 	return nil
 }

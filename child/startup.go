@@ -38,7 +38,7 @@ func newStartupClock() *startupClock {
 // Start-up phase names, in order.
 const (
 	PhaseExecToMain = "exec to main (runtime start, package inits)"
-	PhaseHarden     = "configuration, no_new_privs"
+	PhaseHarden     = "configuration, /proc, uid, no_new_privs"
 	PhaseCacheCheck = "compilation cache SHA-256 check"
 	PhaseModule     = "engine: QuickJS module from the compilation cache"
 	PhaseVM         = "engine: instance, QuickJS init, prelude"

@@ -130,7 +130,7 @@ func TestCacheDirRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			base := publicTempDir(t)
 			cache, bad := tc.setup(t, base)
-			s, err := New(Config{CacheDir: cache, ChildUID: nobody, ChildGID: nobody, PoolSize: 1})
+			s, err := New(Config{CacheDir: cache, PoolSize: 1})
 			if err == nil {
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
@@ -198,3 +198,7 @@ func TestDefaultCacheDir(t *testing.T) {
 		})
 	}
 }
+
+// nobody is a uid other than the supervisor's, for the checks of who may
+// search the cache's path.
+const nobody = 65534

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"syscall"
 
 	"github.com/wardenhq/warden/cgroup"
 )
@@ -81,14 +82,32 @@ func (s *Supervisor) closeCgroups() error {
 type Layers struct {
 	CgroupMode string // "v1", "v2" or "" when missing
 	CgroupNote string // why it is missing
-	// ChildUID is the user children run as (-1: the supervisor's own).
-	ChildUID int
-	UserNote string // why children run as root, when they do
+	// ChildUIDBase and ChildUIDCount are the range each child's own uid
+	// comes from (zero when children have none of their own).
+	ChildUIDBase, ChildUIDCount int
+	// UserNote says how children are made unprivileged, or that they
+	// are not.
+	UserNote string
+	// PIDNamespace and CgroupNamespace report whether children get
+	// them, and PrivateProc whether they mount a /proc that shows only
+	// their own PID namespace; NamespaceNote says why not.
+	PIDNamespace, CgroupNamespace, PrivateProc bool
+	NamespaceNote                              string
 }
 
 // Layers reports the supervisor's process-level layers.
 func (s *Supervisor) Layers() Layers {
-	l := Layers{CgroupNote: s.cgroupNote, ChildUID: s.cfg.ChildUID, UserNote: s.userNote}
+	l := Layers{CgroupNote: s.cgroupNote, UserNote: s.userNote, NamespaceNote: s.nsNote,
+		PIDNamespace:    s.nsFlags&syscall.CLONE_NEWPID != 0,
+		CgroupNamespace: s.nsFlags&syscall.CLONE_NEWCGROUP != 0,
+		PrivateProc:     s.privateProc(),
+	}
+	if s.uids != nil {
+		l.ChildUIDBase, l.ChildUIDCount = s.uids.base, s.uids.count
+	}
+	if s.cfg.NoNamespaces {
+		l.NamespaceNote = "NoNamespaces: children get none"
+	}
 	if s.cgroups != nil {
 		l.CgroupMode = s.cgroups.Mode()
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -25,6 +24,10 @@ type process struct {
 	group      cgroupGroup
 	cgroupCap  int64
 	oomAtReady uint64
+	// uids holds the child's uid until the child is reaped (nil: the
+	// child has none of its own).
+	uids *uidRange
+	uid  int
 
 	once, reapOnce sync.Once
 }
@@ -32,13 +35,19 @@ type process struct {
 // Exited reports whether the process is gone.
 func (p *process) Exited() bool { return p.proc.Exited() }
 
-// Discard kills the child's whole process group, reaps it and deletes
-// its cgroup.
+// Discard kills the child's whole process group, reaps it, deletes its
+// cgroup and gives its uid back.
 func (p *process) Discard() {
 	p.once.Do(func() {
 		p.reap()
 		if p.group != nil {
 			p.group.Delete()
+		}
+		// Reaped. In a PID namespace its death killed everything in it;
+		// without one, a process it forked and moved out of its group
+		// could remain (seccomp forbids the fork).
+		if p.uids != nil {
+			p.uids.release(p.uid)
 		}
 	})
 }
@@ -99,7 +108,27 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	var capBytes int64
 	memCap := childMemoryCap(memory, s.cfg.MemoryOverheadBytes)
 	t := time.Now()
-	hc := child.HardeningOptions{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp}
+	hc := child.HardeningOptions{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp, NotDumpable: true}
+	uid, owned := 0, false
+	if s.uids != nil {
+		if uid, err = s.uids.acquire(); err != nil {
+			return nil, err
+		}
+		owned = true
+		// The child starts as root, mounts its own /proc and switches
+		// to uid before it reads anything untrusted.
+		hc.UID, hc.GID = uid, uid
+		// Until a process holds it, the uid is this spawn's to give back.
+		// A child whose start failed may still be dying (killed once
+		// go-plugin lets go of it), but it never got a request: nothing
+		// untrusted ran as uid.
+		defer func() {
+			if owned {
+				s.uids.release(uid)
+			}
+		}()
+	}
+	hc.PrivateProc = s.privateProc()
 	if s.cgroups != nil {
 		capBytes = memCap
 		g, err := s.cgroups.Create(fmt.Sprintf("child-%d", s.spawnSeq.Add(1)), capBytes, s.cfg.PidsMax)
@@ -147,16 +176,12 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		Setpgid:   true,            // its own process group, killed as one
 		Pdeathsig: syscall.SIGKILL, // dies with the supervisor
 	}
-	if !s.cfg.NoNamespaces {
-		// No network at all (a fresh network namespace has only a down
-		// loopback), and its own IPC, hostname and mount table.
-		cmd.SysProcAttr.Cloneflags = namespaceFlags()
-	}
-	if s.cfg.ChildUID > 0 && os.Geteuid() == 0 {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(s.cfg.ChildUID), Gid: uint32(s.cfg.ChildGID), NoSetGroups: false}
-	}
+	// No network at all (a fresh network namespace has only a down
+	// loopback), its own IPC, hostname, mount table, PID numbering and
+	// cgroup view (namespaceFlags).
+	cmd.SysProcAttr.Cloneflags = s.nsFlags
 	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"),
-		SocketOwner: max(s.cfg.ChildUID, 0), MaxMessageBytes: maxEventBytes(s.cfg.Caps)}
+		SocketOwner: uid, MaxMessageBytes: maxEventBytes(s.cfg.Caps)}
 	if group != nil {
 		if fd, ok := group.CgroupFD(); ok {
 			// cgroup v2: the child starts inside its cgroup (CLONE_INTO_CGROUP).
@@ -185,7 +210,8 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		}
 		return nil, s.startFailed(startCtx, fmt.Sprintf("start child %s", s.cfg.Binary), err)
 	}
-	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes}
+	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes, uids: s.uids, uid: uid}
+	owned = false // p.Discard gives it back
 	// Establish the gRPC connection and the execution's stream now, not
 	// on the execution's path.
 	t = s.phaseDone(phaseHandshake, execAt)
@@ -261,17 +287,6 @@ func (p *process) oomKills() uint64 {
 	}
 	n, _ := p.group.OOMKills()
 	return n
-}
-
-// namespaceFlags are the namespaces a child gets: network, IPC, UTS and
-// mount. As root no user namespace is needed; without root a user
-// namespace makes the others possible.
-func namespaceFlags() uintptr {
-	f := uintptr(syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS | syscall.CLONE_NEWNS)
-	if os.Geteuid() != 0 {
-		f |= syscall.CLONE_NEWUSER
-	}
-	return f
 }
 
 // exitSignal is the signal that ended the reaped child, if one did.

@@ -128,7 +128,10 @@ func wedgedSup(t *testing.T, mode string, startTimeout time.Duration) (*Supervis
 	s := newSup(t, func(c *Config) {
 		c.ChildArgs = []string{wedgeArg, mode, dir}
 		// The wedged child writes to dir, which only this user can reach.
-		c.ChildUID = -1
+		c.ChildAsSupervisorUser = true
+		// It reports its pid, which must be the supervisor's name for it
+		// (in a PID namespace it would be 1).
+		c.NoNamespaces = true
 		c.PoolSize = 1
 		c.StartTimeout = startTimeout
 		c.QueueTimeout = 4 * startTimeout

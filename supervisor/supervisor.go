@@ -121,12 +121,22 @@ type Config struct {
 	// the child's hardening (all on by default, where the kernel allows):
 	// for measurements and for tests that attack one layer at a time.
 	NoNamespaces, NoSeccomp, NoRlimits bool
-	// ChildUID and ChildGID choose the user children run as when the
-	// supervisor is root. Zero means automatic: nobody (65534:65534) when
-	// Binary is executable by it, else root with a warning (warden doctor
-	// reports it). -1 keeps the supervisor's own user. The child user
-	// only reads the compilation cache (see CacheDir).
-	ChildUID, ChildGID int
+	// ChildUIDBase and ChildUIDCount are the ids children run as when the
+	// supervisor is root: each live child gets a uid of its own from
+	// [ChildUIDBase, ChildUIDBase+ChildUIDCount), and a gid equal to it,
+	// reused only after its previous holder is reaped; when all are
+	// held, a spawn fails with ErrNoChildUID. Distinct ids keep children
+	// from signalling, tracing or reading one another (kill and ptrace
+	// need the same uid). Default: DefaultChildUIDBase (2^30) and
+	// DefaultChildUIDCount (65536). New refuses a range that a user,
+	// group or subordinate-id range of this machine claims. Without root
+	// a user namespace makes children unprivileged instead, and these are
+	// unused.
+	ChildUIDBase, ChildUIDCount int
+	// ChildAsSupervisorUser keeps children as the supervisor's own user
+	// (root, when it is root) instead of giving each its own uid: for
+	// measurements and for tests that attack one layer at a time.
+	ChildAsSupervisorUser bool
 	// KeepWarm is how often an idle child re-reads the memory it has
 	// resident, so that an execution after a long idle spell does not
 	// pay for memory gone cold (on VMs such as the one Warden is
@@ -175,7 +185,10 @@ type Supervisor struct {
 	reaping    sync.WaitGroup
 	cgroups    cgroupManager // nil: no cgroup layer
 	cgroupNote string        // why the cgroup layer is missing
-	userNote   string        // why children run as root
+	userNote   string        // how children are made unprivileged, or why not
+	uids       *uidRange     // nil: children keep the supervisor's user
+	nsFlags    uintptr       // the namespaces children get
+	nsNote     string        // which namespaces are missing, and why
 	spawnSeq   atomic.Uint64
 	startup    startupStats
 	compile    *compileGate
@@ -200,10 +213,9 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	var userNote string
-	cfg.ChildUID, cfg.ChildGID, userNote = chooseChildUser(cfg.Binary, cfg.ChildUID, cfg.ChildGID)
-	if userNote != "" {
-		cfg.Logger.Warn("children run as root", "reason", userNote)
+	uids, userNote, err := childUsers(&cfg)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.CacheDir == "" {
 		dir, err := DefaultCacheDir()
@@ -212,7 +224,13 @@ func New(cfg Config) (*Supervisor, error) {
 		}
 		cfg.CacheDir = dir
 	}
-	dir, err := prepareCacheDir(cfg.CacheDir, cfg.ChildUID, cfg.ChildGID)
+	// Children read the cache as their own uids: any uid of the range
+	// stands for all (none owns anything).
+	readerUID := -1
+	if uids != nil {
+		readerUID = uids.base
+	}
+	dir, err := prepareCacheDir(cfg.CacheDir, readerUID, readerUID)
 	if err != nil {
 		return nil, err
 	}
@@ -251,8 +269,14 @@ func New(cfg Config) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, compile: newCompileGate()}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, uids: uids, compile: newCompileGate()}
 	s.buckets = buckets
+	if !cfg.NoNamespaces {
+		s.nsFlags, s.nsNote = namespaceFlags()
+		if s.nsNote != "" {
+			s.log.Warn("children get fewer namespaces", "reason", s.nsNote)
+		}
+	}
 	if err := s.startCgroups(); err != nil {
 		return nil, err
 	}

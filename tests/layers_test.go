@@ -171,7 +171,13 @@ func TestLayerNetworkNamespace(t *testing.T) {
 
 // Layer 5, rlimits: RLIMIT_FSIZE 0 stops file writes with seccomp off.
 func TestLayerRlimitNoFileWrites(t *testing.T) {
-	dir := t.TempDir()
+	// Not t.TempDir(): its parent is 0700, out of reach of a child with
+	// a uid of its own.
+	dir, err := os.MkdirTemp("", "warden-fsize")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o777)
 	path := filepath.Join(dir, "escaped")
 	s := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true })
@@ -217,37 +223,23 @@ func TestLayerSeccomp(t *testing.T) {
 	}
 }
 
-// Layer 5, user: as root, children can run as an unprivileged user.
+// Layer 5, user: as root, children run as an unprivileged uid of their
+// own. The child starts as root and switches before it reads any input,
+// so it needs no binary the uid can execute: the test binary in its
+// 0700 build directory serves.
 func TestLayerUnprivilegedUser(t *testing.T) {
 	requireRoot(t)
-	// The test binary lives in a 0700 build directory: give the child a
-	// copy it can execute.
-	dir, err := os.MkdirTemp("", "warden-uid")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "child")
-	src, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, src, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cache := filepath.Join(dir, "cache")
 	// getuid is not on the seccomp allow-list: ask with the filter off.
-	probe := newSupervisor(t, func(c *supervisor.Config) {
-		c.Binary, c.ChildUID, c.ChildGID, c.CacheDir, c.NoSeccomp = bin, 65534, 65534, cache, true
-	})
+	probe := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true })
 	res := fault(t, probe, "uid", "")
-	if !res.OK || string(res.Value) != `"65534"` {
-		t.Fatalf("want the child to run as uid 65534, got %+v %s", res.Error, res.Value)
+	uid, err := strconv.Atoi(strings.Trim(string(res.Value), `"`))
+	if !res.OK || err != nil {
+		t.Fatalf("fault failed: %+v %s", res.Error, res.Value)
 	}
-	s := newSupervisor(t, func(c *supervisor.Config) {
-		c.Binary, c.ChildUID, c.ChildGID, c.CacheDir = bin, 65534, 65534, cache
-	})
+	if uid < supervisor.DefaultChildUIDBase || uid >= supervisor.DefaultChildUIDBase+supervisor.DefaultChildUIDCount {
+		t.Fatalf("want the child to run as a uid of the default range, got %s", res.Value)
+	}
+	s := newSupervisor(t, nil)
 	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
 		t.Fatalf("an unprivileged child should still run scripts: %v", err)
 	}

@@ -90,6 +90,7 @@ func doctorChecks() []layerCheck {
 	}
 	checks = append(checks, nnp)
 	checks = append(checks, userCheck(sup, supErr))
+	checks = append(checks, isolationChecks(sup, supErr)...)
 	checks = append(checks, layerCheck{"7 kill at deadline + grace", true, "SIGKILL of the child's process group; Pdeathsig ties children to the supervisor"})
 	return checks
 }
@@ -159,6 +160,9 @@ func cgroupCheck() layerCheck {
 
 func namespaceCheck(name string, flag uintptr) layerCheck {
 	c := layerCheck{Layer: "5 " + name + " namespace"}
+	if os.Geteuid() != 0 {
+		flag |= syscall.CLONE_NEWUSER // as the supervisor does without root
+	}
 	if err := probe(flag); err != nil {
 		c.Detail = "cannot create one here: " + err.Error()
 		return c
@@ -193,10 +197,40 @@ func userCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 		return c
 	}
 	l := sup.Layers()
-	if l.ChildUID > 0 {
-		c.Active, c.Detail = true, fmt.Sprintf("supervisor is root; children run as uid %d", l.ChildUID)
+	if l.ChildUIDCount > 0 {
+		c.Active, c.Detail = true, fmt.Sprintf("supervisor is root; each live child has its own uid and gid from %d-%d, switched to before it reads any input", l.ChildUIDBase, l.ChildUIDBase+l.ChildUIDCount-1)
 		return c
 	}
 	c.Detail = "supervisor is root and children too: " + l.UserNote
 	return c
+}
+
+// isolationChecks are the lines that keep children apart: PID and cgroup
+// namespaces as the supervisor set them up, non-dumpable children and
+// the socket's peer check.
+func isolationChecks(sup *supervisor.Supervisor, supErr error) []layerCheck {
+	pid := layerCheck{Layer: "5 pid namespace"}
+	cg := layerCheck{Layer: "5 cgroup namespace"}
+	if supErr != nil {
+		pid.Detail, cg.Detail = supErr.Error(), supErr.Error()
+	} else {
+		l := sup.Layers()
+		pid.Active, cg.Active = l.PIDNamespace, l.CgroupNamespace
+		switch {
+		case l.PIDNamespace && l.PrivateProc:
+			pid.Detail = "each child is pid 1 of its own, with a /proc that shows only itself"
+		case l.PIDNamespace:
+			pid.Detail = "each child is pid 1 of its own (the host's /proc stays visible: the supervisor is not root)"
+		default:
+			pid.Detail = l.NamespaceNote
+		}
+		cg.Detail = "children see their own cgroup as the root"
+		if !l.CgroupNamespace {
+			cg.Detail = l.NamespaceNote
+		}
+	}
+	return []layerCheck{pid, cg,
+		{"5 not dumpable", true, "PR_SET_DUMPABLE 0 in every child once start-up has opened /proc/self/pagemap: no ptrace, no /proc/PID/mem or environ"},
+		{"5 socket peer check", true, "on: the supervisor checks the credentials of the process at the other end of each child's socket"},
+	}
 }

@@ -1,0 +1,59 @@
+package supervisor
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// baseNamespaces every child gets: no network at all (a fresh network
+// namespace has only a down loopback), its own IPC objects, hostname and
+// mount table.
+const baseNamespaces = syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS | syscall.CLONE_NEWNS
+
+// isolationNamespaces are added where the kernel allows: in its own PID
+// namespace a child is pid 1 and can name no process outside it (kill,
+// ptrace, /proc/PID of another child or the supervisor have no target),
+// and in its own cgroup namespace it sees its cgroup as the root.
+const isolationNamespaces = syscall.CLONE_NEWPID | syscall.CLONE_NEWCGROUP
+
+// namespaceFlags are the namespaces a child gets, and a note when the
+// kernel refused the PID and cgroup namespaces (children then get the
+// others). As root no user namespace is needed; without root a user
+// namespace makes the others possible.
+func namespaceFlags() (uintptr, string) {
+	f := uintptr(baseNamespaces)
+	if os.Geteuid() != 0 {
+		f |= syscall.CLONE_NEWUSER
+	}
+	if err := probeNamespaces(f | isolationNamespaces); err != nil {
+		return f, fmt.Sprintf("no PID and cgroup namespaces for children (%v): they can see, and a child without seccomp can signal, processes of their own uid", err)
+	}
+	return f | isolationNamespaces, ""
+}
+
+// probeNamespaces reports whether children can be started in the
+// namespaces of flags, by starting /bin/true in them (its exit status
+// does not matter; clone refusing the flags does). It does not unshare
+// on a thread of the supervisor: a goroutine's locked thread can be the
+// main thread, which the runtime keeps when the goroutine ends, and
+// /proc/self (mountinfo, cgroup) describes the main thread's namespaces,
+// so the supervisor would then read its own mounts and cgroups through
+// the probe's namespaces.
+func probeNamespaces(flags uintptr) error {
+	cmd := exec.Command("/bin/true")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	cmd.Wait()
+	return nil
+}
+
+// privateProc reports whether a child mounts its own /proc, showing only
+// its PID namespace: it starts as root in new mount and PID namespaces.
+func (s *Supervisor) privateProc() bool {
+	const need = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
+	return os.Geteuid() == 0 && s.nsFlags&need == need && s.nsFlags&syscall.CLONE_NEWUSER == 0
+}
