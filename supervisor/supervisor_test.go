@@ -354,7 +354,9 @@ func TestHandshakeFailureRetried(t *testing.T) {
 // children with it (Pdeathsig), so none is left behind.
 func TestSupervisorKilled(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "WARDEN_TEST_SUPERVISOR_HELPER=1", "WARDEN_TEST_CACHE="+cacheDir)
+	// A supervisor killed this way cannot remove its children's socket
+	// directories: they go in a temporary directory of the test's.
+	cmd.Env = append(os.Environ(), "WARDEN_TEST_SUPERVISOR_HELPER=1", "WARDEN_TEST_CACHE="+cacheDir, "TMPDIR="+testutil.TempPublicDir(t))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
