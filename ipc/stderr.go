@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"time"
@@ -150,3 +151,10 @@ func (r endReader) Read([]byte) (int, error) {
 }
 
 func (r endReader) Close() error { return nil }
+
+// StderrBounds describes what the supervisor does with a child's stderr,
+// for `warden doctor`.
+func StderrBounds() string {
+	return fmt.Sprintf("read as text under one fixed message, never parsed as log records: lines cut at %d KiB, at most %d lines/s (burst %d) and %d KiB per child, the rest dropped and counted; reading throttled to %d KiB/s past %d MiB",
+		stderrLineBytes>>10, stderrLinesPerSecond, stderrBurst, stderrTotalBytes>>10, stderrReadRate>>10, stderrReadBurst>>20)
+}

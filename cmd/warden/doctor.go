@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -16,6 +17,7 @@ import (
 	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
 	"github.com/wardenhq/warden/supervisor"
 )
 
@@ -91,7 +93,10 @@ func doctorChecks() []layerCheck {
 	checks = append(checks, nnp)
 	checks = append(checks, userCheck(sup, supErr))
 	checks = append(checks, isolationChecks(sup, supErr)...)
+	checks = append(checks, boundsChecks(sup, supErr)...)
 	checks = append(checks, layerCheck{"7 kill at deadline + grace", true, "SIGKILL of the child's process group; Pdeathsig ties children to the supervisor"})
+	// In layer order (the first digit), each layer's checks as made.
+	sort.SliceStable(checks, func(i, j int) bool { return checks[i].Layer[0] < checks[j].Layer[0] })
 	return checks
 }
 
@@ -233,4 +238,28 @@ func isolationChecks(sup *supervisor.Supervisor, supErr error) []layerCheck {
 		{"5 not dumpable", true, "PR_SET_DUMPABLE 0 in every child once start-up has opened /proc/self/pagemap: no ptrace, no /proc/PID/mem or environ"},
 		{"5 socket peer check", true, "on: the supervisor checks the credentials of the process at the other end of each child's socket"},
 	}
+}
+
+// boundsChecks report what the supervisor bounds of what a child (which
+// may have been taken over) sends it or makes it hold: fixed in the
+// code, so they are reported, not probed.
+func boundsChecks(sup *supervisor.Supervisor, supErr error) []layerCheck {
+	d := contract.DefaultLimits
+	req := contract.Request{Limits: d}
+	checks := []layerCheck{
+		{"2 host calls", true, fmt.Sprintf("arguments copied out of the sandbox only within the budget left; data_requests %d, data_bytes %d MiB per execution (caps %d, %d MiB); nested host calls refused",
+			d.DataRequests, d.DataBytes>>20, contract.DefaultCaps.DataRequests, contract.DefaultCaps.DataBytes>>20)},
+		{"7 child stderr", true, ipc.StderrBounds()},
+		{"7 wire budget", true, fmt.Sprintf("every byte a child sends counts: %d MiB at the default limits, then the child is killed (SandboxError); results and data-request arguments must be JSON; the child's socket must belong to the child (SO_PEERCRED)",
+			ipc.WireBudget(req)>>20)},
+	}
+	pool := layerCheck{Layer: "7 children alive"}
+	if supErr != nil {
+		pool.Detail = "not checked: " + supErr.Error()
+	} else {
+		st := sup.Stats().Pool
+		pool.Active = true
+		pool.Detail = fmt.Sprintf("at most %d here (Config.MaxChildren), across memory profiles: a request's memory limit rounds up to a bucket, profiles not kept warm are dropped when idle; each start-up bounded by StartTimeout", st.MaxChildren)
+	}
+	return append(checks, pool)
 }
