@@ -154,8 +154,10 @@ type Config struct {
 	// false: the child reports, and the reap happens off the caller's
 	// path.
 	ReapedUsage bool
-	// Logger receives the supervisor's logs and the children's own log
-	// records. Default: discard.
+	// Logger receives the supervisor's logs, and what children write to
+	// stderr as bounded, rate-limited text under the fixed message
+	// "child stderr" (a child cannot make a record of its own).
+	// Default: discard.
 	Logger *slog.Logger
 }
 
