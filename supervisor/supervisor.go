@@ -29,6 +29,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/pool"
 )
@@ -92,8 +93,13 @@ type Config struct {
 	// ready then is killed and the spawn fails. It bounds the compile
 	// child's run too. Default 10s.
 	StartTimeout time.Duration
-	// Defaults and Caps bound requests. Default: contract.DefaultLimits
-	// and contract.DefaultCaps.
+	// Defaults are the limits a request gets for the fields it leaves
+	// zero, and Caps the most it may ask for (a request above a cap is
+	// clamped to it and says so in Result.Clamped). Both are merged field
+	// by field: a zero field of Caps is contract.DefaultCaps' value, a
+	// zero field of Defaults is contract.DefaultLimits' value lowered to
+	// the cap. A field of Defaults set above its cap, or a negative
+	// field, is an error from New.
 	Defaults contract.Limits
 	Caps     contract.Limits
 	// MaxInputBytes caps a request's Input (its JSON text): a larger
@@ -127,9 +133,11 @@ type Config struct {
 	// reused only after its previous holder is reaped; when all are
 	// held, a spawn fails with ErrNoChildUID. Distinct ids keep children
 	// from signalling, tracing or reading one another (kill and ptrace
-	// need the same uid). Default: DefaultChildUIDBase (2^30) and
-	// DefaultChildUIDCount (65536). New refuses a range that a user,
-	// group or subordinate-id range of this machine claims. Without root
+	// need the same uid). Each zero field takes its default on its own:
+	// DefaultChildUIDBase (2^30) and DefaultChildUIDCount (65536), so no
+	// child ever gets uid 0. New refuses a negative value, a range past
+	// 2^31, and a range that a user, group or subordinate-id range of
+	// this machine claims. Without root
 	// a user namespace makes children unprivileged instead, and these are
 	// unused.
 	ChildUIDBase, ChildUIDCount int
@@ -139,11 +147,9 @@ type Config struct {
 	ChildAsSupervisorUser bool
 	// KeepWarm is how often an idle child re-reads the memory it has
 	// resident, so that an execution after a long idle spell does not
-	// pay for memory gone cold (on VMs such as the one Warden is
-	// measured on, an execution after 33 s idle took 5.6 ms at p50
-	// without it and 3.8 ms with it; BENCHMARKS.md). It costs an idle
-	// child about 3 ms of CPU per second at the default. Default 1s; values
-	// under 100ms are raised to 100ms; negative turns it off.
+	// pay for memory gone cold (BENCHMARKS.md measures both the gain and
+	// the idle child's CPU it costs). Default 1s; a positive value under
+	// 100ms is raised to 100ms; negative turns it off.
 	KeepWarm time.Duration
 	// ReapedUsage makes Execute wait until the child is reaped and report
 	// the kernel's account of it (Stats.ChildCPUMS and ChildMaxRSSBytes
@@ -243,8 +249,13 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.KillGrace == 0 {
 		cfg.KillGrace = 250 * time.Millisecond
 	}
-	if cfg.KeepWarm == 0 {
+	switch {
+	case cfg.KeepWarm == 0:
 		cfg.KeepWarm = time.Second
+	case cfg.KeepWarm > 0:
+		// Raised here, not truncated to milliseconds on the way to the
+		// child, where under 1ms would read as off.
+		cfg.KeepWarm = max(cfg.KeepWarm, child.MinKeepWarm)
 	}
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = 10 * time.Second
@@ -252,15 +263,18 @@ func New(cfg Config) (*Supervisor, error) {
 	if cfg.MaxInputBytes == 0 {
 		cfg.MaxInputBytes = DefaultMaxInputBytes
 	}
-	if cfg.Defaults == (contract.Limits{}) {
-		cfg.Defaults = contract.DefaultLimits
+	// Caps and Defaults are merged field by field with the contract's:
+	// a default set above its cap is the caller's mistake, one left
+	// unset is lowered to the cap.
+	cfg.Caps = cfg.Caps.WithDefaults(contract.DefaultCaps)
+	if err := contract.CheckCaps(cfg.Defaults, cfg.Caps); err != nil {
+		return nil, fmt.Errorf("supervisor: Config.Defaults and Config.Caps: %w", err)
 	}
-	if cfg.Caps == (contract.Limits{}) {
-		cfg.Caps = contract.DefaultCaps
-	}
-	if _, _, err := contract.Resolve(contract.Limits{}, cfg.Defaults, cfg.Caps); err != nil {
+	defaults, _, err := contract.Resolve(cfg.Defaults, contract.DefaultLimits, cfg.Caps)
+	if err != nil {
 		return nil, fmt.Errorf("supervisor: default limits: %w", err)
 	}
+	cfg.Defaults = defaults
 	if cfg.MemoryOverheadBytes == 0 {
 		cfg.MemoryOverheadBytes = DefaultMemoryOverhead
 	}
