@@ -100,7 +100,7 @@ type HardeningOptions struct {
 
 // IsChild reports whether this process was started as a Warden child.
 func IsChild() bool {
-	return os.Getenv(ipc.Handshake.MagicCookieKey) == ipc.Handshake.MagicCookieValue
+	return ipc.IsChild()
 }
 
 // RunIfChild serves as a child and exits when this process was started

@@ -538,15 +538,51 @@ type Stats struct {
 	Failures   uint64
 	// Kills counts children SIGKILLed at their hard deadline.
 	Kills uint64
-	Pool  pool.Stats
+	Pool  PoolStats
 	// Startup is where child start-up goes, phase by phase (medians over
 	// recent children), on both sides.
 	Startup []PhaseStat
 }
 
+// PoolStats is a snapshot of the pool of children.
+type PoolStats struct {
+	// Idle, Busy and Spawning count the children ready, running an
+	// execution and starting; Waiting counts the executions waiting for
+	// a child.
+	Idle, Busy, Spawning, Waiting int
+	// Live counts the children alive, as MaxChildren counts them: idle,
+	// busy, starting, and handed back but not yet discarded.
+	Live        int
+	MaxChildren int
+	// Profiles is the number of memory profiles the pool holds children
+	// or state for.
+	Profiles int
+	// Spawned and SpawnFailures count child start-ups; Discarded counts
+	// children removed, whatever the reason.
+	Spawned, SpawnFailures, Discarded uint64
+	// Evicted counts idle children discarded to make room for another
+	// profile or because their profile went unused for ProfileIdleTTL.
+	Evicted uint64
+	// SpawnLatencyP50 and SpawnLatencyP90 are the median and the 90th
+	// percentile of the most recent successful start-ups.
+	SpawnLatencyP50, SpawnLatencyP90 time.Duration
+	// LastSpawnError is the last start-up's error, empty if none failed.
+	LastSpawnError string
+}
+
 // Stats returns the supervisor's metrics.
 func (s *Supervisor) Stats() Stats {
-	return Stats{Executions: s.executions.Load(), Failures: s.failures.Load(), Kills: s.kills.Load(), Pool: s.pool.Stats(), Startup: s.startup.snapshot()}
+	return Stats{Executions: s.executions.Load(), Failures: s.failures.Load(), Kills: s.kills.Load(),
+		Pool: poolStats(s.pool.Stats()), Startup: s.startup.snapshot()}
+}
+
+// poolStats copies the pool's snapshot field by field, so that the pool's
+// own type stays out of the API.
+func poolStats(p pool.Stats) PoolStats {
+	return PoolStats{Idle: p.Idle, Busy: p.Busy, Spawning: p.Spawning, Waiting: p.Waiting,
+		Live: p.Live, MaxChildren: p.MaxChildren, Profiles: p.Profiles,
+		Spawned: p.Spawned, SpawnFailures: p.SpawnFailures, Discarded: p.Discarded, Evicted: p.Evicted,
+		SpawnLatencyP50: p.SpawnLatencyP50, SpawnLatencyP90: p.SpawnLatencyP90, LastSpawnError: p.LastSpawnError}
 }
 
 // Close stops taking executions, kills idle children, waits for busy
