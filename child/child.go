@@ -13,6 +13,12 @@
 // secrets, only limits and the cache directory. Guest output never
 // reaches the child's stdout (go-plugin's handshake) or stderr (which the
 // supervisor logs as rate-limited text): the engine captures it.
+//
+// Apart from RunIfChild, which a program embedding the supervisor calls
+// at the top of main, this is an implementation package of Warden, with
+// no compatibility promise: its API changes whenever Warden's internals
+// do. Programs that embed Warden use the supervisor and contract
+// packages.
 package child
 
 import (

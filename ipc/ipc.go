@@ -14,6 +14,10 @@
 // supervisor. Everything that crosses the wire is a contract type,
 // converted in convert.go and nowhere else. The generated code in ipc/pb
 // is committed; generate.sh rebuilds it.
+//
+// This is an implementation package of Warden, with no compatibility
+// promise: its API changes whenever Warden's internals do. Programs that
+// embed Warden use the supervisor and contract packages.
 package ipc
 
 //go:generate sh generate.sh

@@ -25,10 +25,10 @@ import (
 
 // Serve serves r as a child and returns when the supervisor shuts the
 // child down. It must run in a process the supervisor started with Start:
-// without the handshake cookie in its environment (IsChild) it prints a message and
-// exits with status 1. The process's stdout carries go-plugin's handshake,
-// so nothing else may write to it; logger (nil: discard) should write to
-// stderr, which the supervisor reads.
+// without the handshake cookie in its environment (IsChild) it prints a
+// message and exits with status 1. The process's stdout carries
+// go-plugin's handshake, so nothing else may write to it; logger (nil:
+// discard) should write to stderr, which the supervisor reads.
 func Serve(r Runner, logger hclog.Logger) {
 	if logger == nil {
 		logger = hclog.NewNullLogger()

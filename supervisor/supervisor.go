@@ -202,7 +202,17 @@ type Supervisor struct {
 	compile    *compileGate
 }
 
-// New validates cfg and starts warming the pool for the default limits.
+// New validates cfg, resolves its defaults, sets up the cgroup layer and
+// starts warming the pool for the default limits; it returns without
+// waiting for a child.
+//
+// New takes no context because nothing it does waits on something a
+// caller could usefully cancel. Its one wait is the cgroup layer's
+// clean-up of groups a dead supervisor left, where each group's killed
+// processes get at most 2s to die (milliseconds in practice). The compile
+// child and every spawn run in the background, each bounded by
+// StartTimeout, and Close ends them. A caller that wants a warm pool
+// before serving watches Stats().Pool.Idle, or runs an execution.
 func New(cfg Config) (*Supervisor, error) {
 	if cfg.Binary == "" {
 		exe, err := os.Executable()
