@@ -36,4 +36,8 @@
 //
 // The package logs through the *slog.Logger in [Config] and never through a
 // global logger.
+//
+// This is an implementation package of Warden, with no compatibility
+// promise: its API changes whenever Warden's internals do. Programs that
+// embed Warden use the supervisor and contract packages.
 package cgroup

@@ -13,6 +13,12 @@
 // secrets, only limits and the cache directory. Guest output never
 // reaches the child's stdout (go-plugin's handshake) or stderr (which the
 // supervisor logs as rate-limited text): the engine captures it.
+//
+// Apart from RunIfChild, which a program embedding the supervisor calls
+// at the top of main, this is an implementation package of Warden, with
+// no compatibility promise: its API changes whenever Warden's internals
+// do. Programs that embed Warden use the supervisor and contract
+// packages.
 package child
 
 import (
@@ -100,7 +106,7 @@ type HardeningOptions struct {
 
 // IsChild reports whether this process was started as a Warden child.
 func IsChild() bool {
-	return os.Getenv(ipc.Handshake.MagicCookieKey) == ipc.Handshake.MagicCookieValue
+	return ipc.IsChild()
 }
 
 // RunIfChild serves as a child and exits when this process was started

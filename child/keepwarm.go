@@ -33,8 +33,9 @@ type keepWarm struct {
 	dropped  atomic.Int64 // pages that faulted (unmapped since) and were dropped
 }
 
-// minKeepWarm bounds how often a pass runs.
-const minKeepWarm = 100 * time.Millisecond
+// MinKeepWarm bounds how often a pass runs. The supervisor raises its
+// Config.KeepWarm to it before sending it; the child applies it again.
+const MinKeepWarm = 100 * time.Millisecond
 
 // warmChunk is how many pages a pass reads between yields: a request
 // that arrives mid-pass waits for at most one chunk (~10-20 us).
@@ -48,7 +49,7 @@ func startKeepWarm(interval time.Duration) (*keepWarm, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &keepWarm{pages: pages, interval: max(interval, minKeepWarm)}
+	k := &keepWarm{pages: pages, interval: max(interval, MinKeepWarm)}
 	go k.loop()
 	return k, nil
 }

@@ -658,7 +658,7 @@ func TestServerRejectsBrokenSupervisor(t *testing.T) {
 }
 
 func TestChildPluginWithoutRunnerServesNothing(t *testing.T) {
-	if err := PluginMap[PluginName].(*ChildPlugin).GRPCServer(nil, grpc.NewServer()); !errors.Is(err, errNoRunner) {
+	if err := clientPluginMap()[PluginName].(*ChildPlugin).GRPCServer(nil, grpc.NewServer()); !errors.Is(err, errNoRunner) {
 		t.Errorf("got %v, want errNoRunner", err)
 	}
 }

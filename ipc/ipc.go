@@ -14,6 +14,10 @@
 // supervisor. Everything that crosses the wire is a contract type,
 // converted in convert.go and nowhere else. The generated code in ipc/pb
 // is committed; generate.sh rebuilds it.
+//
+// This is an implementation package of Warden, with no compatibility
+// promise: its API changes whenever Warden's internals do. Programs that
+// embed Warden use the supervisor and contract packages.
 package ipc
 
 //go:generate sh generate.sh
@@ -21,6 +25,7 @@ package ipc
 import (
 	"context"
 	"errors"
+	"os"
 	"time"
 
 	"github.com/hashicorp/go-plugin"
@@ -30,26 +35,42 @@ import (
 	"github.com/wardenhq/warden/ipc/pb"
 )
 
-// Handshake is shared by the supervisor and its children. A binary started
-// without the cookie in its environment is not being run as a child.
-var Handshake = plugin.HandshakeConfig{
+// handshake is shared by the supervisor and its children. A binary
+// started without the cookie in its environment is not being run as a
+// child. It is unexported so that no importer can change it for all the
+// others: ChildEnv and IsChild are its only uses outside go-plugin.
+var handshake = plugin.HandshakeConfig{
 	ProtocolVersion:  1,
 	MagicCookieKey:   "WARDEN_CHILD",
 	MagicCookieValue: "9c8d1e70a94ab5248f0df3cb6372b4ef",
 }
 
+// ChildEnv is the environment that marks a process as a Warden child,
+// for a child started outside Start (the compile child): go-plugin adds it
+// to the children Start starts.
+func ChildEnv() []string {
+	return []string{handshake.MagicCookieKey + "=" + handshake.MagicCookieValue}
+}
+
+// IsChild reports whether this process's environment marks it as a
+// Warden child.
+func IsChild() bool {
+	return os.Getenv(handshake.MagicCookieKey) == handshake.MagicCookieValue
+}
+
 // PluginName is the name a child serves its Runner under.
 const PluginName = "child"
 
-// PluginMap is the plugin set the supervisor dispenses from. Its
+// clientPluginMap is the plugin set the supervisor dispenses from. Its
 // ChildPlugin has no Runner: it can build clients but serves nothing. A
-// child serves ServerPluginMap(r) instead.
-var PluginMap = map[string]plugin.Plugin{
-	PluginName: &ChildPlugin{},
+// child serves ServerPluginMap(r) instead. A fresh map each call, so
+// that no caller can change another's.
+func clientPluginMap() map[string]plugin.Plugin {
+	return map[string]plugin.Plugin{PluginName: &ChildPlugin{}}
 }
 
-// ServerPluginMap is the plugin set a child serves: PluginMap with r as the
-// Runner.
+// ServerPluginMap is the plugin set a child serves: the supervisor's,
+// with r as the Runner.
 func ServerPluginMap(r Runner) map[string]plugin.Plugin {
 	return map[string]plugin.Plugin{PluginName: &ChildPlugin{Runner: r}}
 }

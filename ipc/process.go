@@ -25,16 +25,16 @@ import (
 
 // Serve serves r as a child and returns when the supervisor shuts the
 // child down. It must run in a process the supervisor started with Start:
-// without Handshake's cookie in its environment it prints a message and
-// exits with status 1. The process's stdout carries go-plugin's handshake,
-// so nothing else may write to it; logger (nil: discard) should write to
-// stderr, which the supervisor reads.
+// without the handshake cookie in its environment (IsChild) it prints a
+// message and exits with status 1. The process's stdout carries
+// go-plugin's handshake, so nothing else may write to it; logger (nil:
+// discard) should write to stderr, which the supervisor reads.
 func Serve(r Runner, logger hclog.Logger) {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: Handshake,
+		HandshakeConfig: handshake,
 		Plugins:         ServerPluginMap(r),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			return grpc.NewServer(append(opts, serverOptions...)...)
@@ -134,8 +134,8 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	}
 	w := newWireMeter(cfg.WireBudget)
 	pc := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  Handshake,
-		Plugins:          PluginMap,
+		HandshakeConfig:  handshake,
+		Plugins:          clientPluginMap(),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           logger,
 		StartTimeout:     cfg.StartTimeout,

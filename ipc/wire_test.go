@@ -169,7 +169,7 @@ func TestHelperImpostor(t *testing.T) {
 			os.Exit(2)
 		}
 		bufio.NewReader(out).ReadString('\n') // "ready"
-		fmt.Printf("1|%d|unix|%s|grpc\n", Handshake.ProtocolVersion, sock)
+		fmt.Printf("1|%d|unix|%s|grpc\n", handshake.ProtocolVersion, sock)
 		select {}
 	case "listener":
 		l, err := net.Listen("unix", os.Getenv("SOCK"))

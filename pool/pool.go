@@ -20,6 +20,10 @@
 //
 // The pool knows nothing about processes: Spawn and the Child methods are
 // the caller's. It imports only the standard library.
+//
+// This is an implementation package of Warden, with no compatibility
+// promise: its API changes whenever Warden's internals do. Programs that
+// embed Warden use the supervisor and contract packages.
 package pool
 
 import (

@@ -112,10 +112,7 @@ func (s *Supervisor) runCompileChild(ctx context.Context) error {
 	}
 	cmd := exec.CommandContext(ctx, s.cfg.Binary, s.cfg.ChildArgs...)
 	cmd.Args[0] = "warden-compile"
-	cmd.Env = []string{
-		child.ConfigEnv + "=" + string(cfg),
-		ipc.Handshake.MagicCookieKey + "=" + ipc.Handshake.MagicCookieValue,
-	}
+	cmd.Env = append([]string{child.ConfigEnv + "=" + string(cfg)}, ipc.ChildEnv()...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

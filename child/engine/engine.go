@@ -14,6 +14,10 @@
 // SIGKILL bounds slow C builtins. Whenever the engine runs in-process with
 // nothing above it, turn CloseOnContextDone on, so that nothing can run
 // unbounded (it costs 3.5-5x on hot loops; see QUICKJS-WASM.md).
+//
+// This is an implementation package of Warden, with no compatibility
+// promise: its API changes whenever Warden's internals do. Programs that
+// embed Warden use the supervisor and contract packages.
 package engine
 
 import (

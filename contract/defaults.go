@@ -1,0 +1,73 @@
+package contract
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// WithDefaults returns l with every zero field taken from d: a
+// configuration that sets some limits keeps d's values for the others.
+// Negative fields are kept (and refused by Resolve and CheckCaps).
+func (l Limits) WithDefaults(d Limits) Limits {
+	lf, df := l.fields(), d.fields()
+	for i, f := range lf {
+		if *f.v == 0 {
+			*f.v = *df[i].v
+		}
+	}
+	return l
+}
+
+// CheckCaps reports, as one error naming every offending field,
+// the fields of defaults that are negative or above their cap in caps,
+// and the fields of caps that are negative. A zero field of either is
+// not checked: it means "the default", to be filled in (WithDefaults)
+// first by a caller that wants it checked.
+func CheckCaps(defaults, caps Limits) error {
+	var errs []string
+	df, cf := defaults.fields(), caps.fields()
+	for i, c := range cf {
+		d := df[i]
+		switch {
+		case *c.v < 0:
+			errs = append(errs, "cap "+c.name+" is negative")
+		case *d.v < 0:
+			errs = append(errs, "default "+d.name+" is negative")
+		case *c.v > 0 && *d.v > *c.v:
+			errs = append(errs, fmt.Sprintf("default %s %s is above its cap %s", d.name, d.format(*d.v), c.format(*c.v)))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(errs, "; "))
+}
+
+// limitField is one field of a Limits, under its JSON name.
+type limitField struct {
+	name string
+	v    *int64
+}
+
+func (f limitField) format(v int64) string {
+	if f.name == "timeout_ms" {
+		return time.Duration(v).String()
+	}
+	return fmt.Sprint(v)
+}
+
+// fields lists l's fields in declaration order, each as an *int64 into l
+// (Timeout's underlying type is int64).
+func (l *Limits) fields() []limitField {
+	return []limitField{
+		{"timeout_ms", (*int64)(&l.Timeout)},
+		{"memory_bytes", &l.MemoryBytes},
+		{"stack_bytes", &l.StackBytes},
+		{"output_bytes", &l.OutputBytes},
+		{"code_bytes", &l.CodeBytes},
+		{"data_requests", &l.DataRequests},
+		{"data_bytes", &l.DataBytes},
+	}
+}
