@@ -12,24 +12,27 @@ import (
 	"syscall"
 
 	"github.com/wardenhq/warden/child/engine"
+	"github.com/wardenhq/warden/contract"
 )
 
-// engineConfig is the engine a child runs, and the one the compile child
+// newEngine is the engine a child runs, and the one the compile child
 // fills the cache for: the two must agree, or children would find no
-// entry for their configuration.
-func engineConfig(cfg Config, mem int64) engine.Config {
-	return engine.Config{
+// entry for their configuration. It refuses a configuration without a
+// memory profile rather than guess one.
+func newEngine(ctx context.Context, cfg Config) (*engine.Engine, error) {
+	if cfg.MemoryBytes < contract.MinMemoryBytes {
+		return nil, fmt.Errorf("child: configuration: memory_bytes %d is below the minimum %d", cfg.MemoryBytes, contract.MinMemoryBytes)
+	}
+	return engine.New(ctx, engine.Config{
 		CacheDir: cfg.CacheDir,
 		// Compiled for this child's profile only.
-		MemoryBytes: mem,
+		MemoryBytes: cfg.MemoryBytes,
 		// The supervisor's SIGKILL bounds slow builtins; the optimizing
 		// path stays free of per-loop context checks.
 		CloseOnContextDone: false,
 		// One instance in this process's life: reserve its memory.
 		ReserveLinearMemory: true,
-		Defaults:            cfg.Defaults,
-		Caps:                cfg.Caps,
-	}
+	})
 }
 
 // compileOnly is the compile child: it puts the compiled module into the
@@ -39,11 +42,7 @@ func compileOnly(ctx context.Context, cfg Config) error {
 	if err := harden(cfg.Harden); err != nil {
 		return err
 	}
-	mem := cfg.MemoryBytes
-	if mem == 0 {
-		mem = cfg.Defaults.MemoryBytes
-	}
-	eng, err := engine.New(ctx, engineConfig(cfg, mem))
+	eng, err := newEngine(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("child: compile into %s: %w", cfg.CacheDir, err)
 	}

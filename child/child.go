@@ -10,7 +10,8 @@
 //
 // The child's configuration arrives in one environment variable
 // (ConfigEnv), because its environment is otherwise empty; it holds no
-// secrets, only limits and the cache directory. Guest output never
+// secrets, only its memory profile, its hardening and the cache
+// directory (limits come resolved with each request). Guest output never
 // reaches the child's stdout (go-plugin's handshake) or stderr (which the
 // supervisor logs as rate-limited text): the engine captures it.
 //
@@ -43,8 +44,13 @@ import (
 const ConfigEnv = "WARDEN_CHILD_CONFIG"
 
 // Config is what the supervisor tells a child.
+//
+// Limits are not part of it: each request carries its own, resolved by
+// the supervisor, and the child enforces them as they come.
 type Config struct {
-	// MemoryBytes is the memory profile this child is prepared for.
+	// MemoryBytes is the memory profile this child is prepared for (its
+	// linear-memory cap, contract.LinearMemoryCap); the request's exact
+	// memory limit may be lower. Required.
 	MemoryBytes int64 `json:"memory_bytes"`
 	// CacheDir is the wazero compilation cache shared by all children.
 	CacheDir string `json:"cache_dir"`
@@ -59,8 +65,6 @@ type Config struct {
 	// serving. The supervisor runs one, as its own uid, before the first
 	// child.
 	CompileOnly bool             `json:"compile_only,omitempty"`
-	Defaults    contract.Limits  `json:"defaults"`
-	Caps        contract.Limits  `json:"caps"`
 	Harden      HardeningOptions `json:"harden"`
 	// KeepWarmMS, when positive, makes the child re-read its resident
 	// memory every so many milliseconds while it waits for its execution
@@ -221,16 +225,12 @@ func prepare(ctx context.Context, cfg Config, clock *startupClock, logger hclog.
 		}
 		clock.mark(PhaseCacheCheck)
 	}
-	mem := cfg.MemoryBytes
-	if mem == 0 {
-		mem = cfg.Defaults.MemoryBytes
-	}
-	eng, err := engine.New(ctx, engineConfig(cfg, mem))
+	eng, err := newEngine(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("child: engine: %w", err)
 	}
 	clock.mark(PhaseModule)
-	vm, err := eng.NewVM(ctx, mem)
+	vm, err := eng.NewVM(ctx, cfg.MemoryBytes)
 	if err != nil {
 		return nil, fmt.Errorf("child: prepare VM: %w", err)
 	}
@@ -255,8 +255,10 @@ func prepare(ctx context.Context, cfg Config, clock *startupClock, logger hclog.
 // Startup is the child's account of its start-up, for the first ping.
 func (r *runner) Startup() ipc.Startup { return r.clock.account() }
 
-// Run runs the one execution. The engine enforces the deadline itself;
-// the supervisor's kill is the layer above.
+// Run runs the one execution, under the limits the request carries
+// (resolved by the supervisor; the engine refuses any that are not). The
+// engine enforces the deadline itself; the supervisor's kill is the
+// layer above.
 func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result {
 	start := time.Now()
 	r.warm.Stop()

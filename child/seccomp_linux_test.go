@@ -649,8 +649,6 @@ func TestSeccompRealChild(t *testing.T) {
 	cfg, err := json.Marshal(Config{
 		MemoryBytes: contract.DefaultLimits.MemoryBytes,
 		CacheDir:    t.TempDir(),
-		Defaults:    contract.DefaultLimits,
-		Caps:        contract.DefaultCaps,
 		Harden:      HardeningOptions{NoNewPrivs: true, Rlimits: true, Seccomp: true},
 	})
 	if err != nil {
@@ -684,10 +682,14 @@ let spins = 0;
 while (Date.now() < end) spins++;
 return {len: a.length, h: sha256("abc"), d, spun: spins > 0};
 `
+	// A child runs resolved limits, as the supervisor sends them.
+	limits, _, err := contract.Resolve(contract.Limits{Timeout: 10 * time.Second, DataRequests: 10, DataBytes: 1 << 20}, contract.DefaultLimits, contract.DefaultCaps)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var logs []string
 	res, err := p.Client().Execute(ctx, contract.Request{
-		ID: "seccomp", Code: code, Input: json.RawMessage(`{"n":21}`),
-		Limits: contract.Limits{Timeout: 10 * time.Second, DataRequests: 10, DataBytes: 1 << 20},
+		ID: "seccomp", Code: code, Input: json.RawMessage(`{"n":21}`), Limits: limits,
 	}, func(e contract.Event) {
 		if e.Log != nil {
 			logs = append(logs, e.Log.Text)

@@ -1,8 +1,10 @@
 package contract
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -78,5 +80,85 @@ func TestErrorIs(t *testing.T) {
 	r.Error = e
 	if r.Err() == nil {
 		t.Fatal("a failed envelope has an error")
+	}
+}
+
+// The linear-memory cap is written once: the engine's page cap, the
+// supervisor's cgroup cap and warden doctor all derive from it.
+func TestLinearMemoryCap(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct{ memory, want int64 }{
+		{MinMemoryBytes, mib + mib/4 + 4*mib},
+		{16 * mib, 24 * mib},
+		{256 * mib, 324 * mib},
+		{3, 3 + 4*mib}, // 3/4 rounds down
+		{math.MaxInt64, math.MaxInt64},
+	}
+	for _, tt := range tests {
+		if got := LinearMemoryCap(tt.memory); got != tt.want {
+			t.Errorf("LinearMemoryCap(%d) = %d, want %d", tt.memory, got, tt.want)
+		}
+	}
+}
+
+// A child receives resolved limits and must refuse anything else rather
+// than fill in defaults of its own.
+func TestCheckResolved(t *testing.T) {
+	ok := DefaultLimits
+	if err := ok.CheckResolved(); err != nil {
+		t.Fatalf("default limits refused: %v", err)
+	}
+	bad := map[string]func(*Limits){
+		"zero":              func(l *Limits) { *l = Limits{} },
+		"zero timeout":      func(l *Limits) { l.Timeout = 0 },
+		"negative memory":   func(l *Limits) { l.MemoryBytes = -1 },
+		"memory below min":  func(l *Limits) { l.MemoryBytes = MinMemoryBytes - 1 },
+		"stack over max":    func(l *Limits) { l.StackBytes = MaxStackBytes + 1 },
+		"zero output":       func(l *Limits) { l.OutputBytes = 0 },
+		"zero code":         func(l *Limits) { l.CodeBytes = 0 },
+		"negative requests": func(l *Limits) { l.DataRequests = -5 },
+		"zero data bytes":   func(l *Limits) { l.DataBytes = 0 },
+	}
+	for name, mod := range bad {
+		l := DefaultLimits
+		mod(&l)
+		if err := l.CheckResolved(); !errors.Is(err, ErrContract) {
+			t.Errorf("%s: got %v, want a ContractError", name, err)
+		}
+	}
+}
+
+func TestCallDataHandler(t *testing.T) {
+	ctx := context.Background()
+	echo := func(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+		switch name {
+		case "nil":
+			return nil, nil
+		case "bad":
+			return json.RawMessage("{"), nil
+		case "err":
+			return nil, errors.New("refused")
+		}
+		return args, nil
+	}
+	tests := []struct {
+		name    string
+		h       DataHandler
+		args    string
+		want    string
+		wantErr string
+	}{
+		{"echo", echo, `[1]`, `[1]`, ""},
+		{"echo", echo, ``, `null`, ""},
+		{"nil", echo, `1`, `null`, ""},
+		{"bad", echo, `1`, ``, `host.request "bad": the data handler answered with invalid JSON`},
+		{"err", echo, `1`, ``, `refused`},
+		{"x", nil, `1`, ``, ErrNoDataHandler.Error()},
+	}
+	for _, tt := range tests {
+		got, err := CallDataHandler(ctx, tt.h, tt.name, json.RawMessage(tt.args))
+		if string(got) != tt.want || (err == nil) != (tt.wantErr == "") || err != nil && err.Error() != tt.wantErr {
+			t.Errorf("%s(%s): got %s, %v; want %s, %s", tt.name, tt.args, got, err, tt.want, tt.wantErr)
+		}
 	}
 }

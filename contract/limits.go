@@ -164,3 +164,53 @@ func Resolve(requested, defaults, caps Limits) (in Limits, clamped []string, err
 	}
 	return in, clamped, nil
 }
+
+// CheckResolved reports whether l is what Resolve returns: every field
+// positive, the memory limit at least MinMemoryBytes, the stack limit at
+// most MaxStackBytes, the timeout at least a millisecond. Whoever
+// receives limits already resolved (a child, from its supervisor)
+// checks them with it and refuses, as a ContractError, anything else
+// rather than fill in defaults of its own.
+func (l Limits) CheckResolved() error {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{
+		{"timeout_ms", int64(l.Timeout)},
+		{"memory_bytes", l.MemoryBytes},
+		{"stack_bytes", l.StackBytes},
+		{"output_bytes", l.OutputBytes},
+		{"code_bytes", l.CodeBytes},
+		{"data_requests", l.DataRequests},
+		{"data_bytes", l.DataBytes},
+	} {
+		if f.v <= 0 {
+			return Errorf(ContractError, "limits are not resolved: %s is %d", f.name, f.v)
+		}
+	}
+	switch {
+	case l.Timeout < time.Millisecond:
+		return Errorf(ContractError, "limits are not resolved: timeout %v is under a millisecond", l.Timeout)
+	case l.MemoryBytes < MinMemoryBytes:
+		return Errorf(ContractError, "limits are not resolved: memory_bytes %d is below the minimum %d", l.MemoryBytes, MinMemoryBytes)
+	case l.StackBytes > MaxStackBytes:
+		return Errorf(ContractError, "limits are not resolved: stack_bytes %d is over the maximum %d", l.StackBytes, MaxStackBytes)
+	}
+	return nil
+}
+
+// LinearMemoryCap is the most wasm linear memory an instance running
+// under a QuickJS heap limit of memoryBytes may grow to: the 1 MiB
+// shadow stack and static data below the heap, the heap itself, and a
+// quarter more as headroom, so that QuickJS's own limit (a clean,
+// uncatchable out-of-memory) trips before malloc fails on the page cap.
+// The engine's page cap, the supervisor's cgroup cap (this plus the
+// runtime overhead) and warden doctor all derive from it. It saturates
+// at math.MaxInt64 instead of overflowing.
+func LinearMemoryCap(memoryBytes int64) int64 {
+	const below = 4 << 20
+	if memoryBytes > (math.MaxInt64-below)/5*4 {
+		return math.MaxInt64
+	}
+	return memoryBytes + memoryBytes/4 + below
+}

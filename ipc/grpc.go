@@ -157,21 +157,21 @@ func (c *Client) stream(jctx context.Context) (stream pb.Child_ExecuteClient, en
 
 // Execute runs req on the child. It forwards the started, log and
 // data_request events to onEvent as they arrive (onEvent may be nil),
-// answers each data_request by calling handler (a nil handler answers with
-// the error "no data handler"), and returns the child's envelope.
+// answers each data_request by calling handler under the one policy of
+// contract.CallDataHandler (a nil handler answers
+// contract.ErrNoDataHandler), and returns the child's envelope.
 //
 // onEvent and handler are called on Execute's goroutine, one at a time, in
 // stream order; while one runs, the stream is not read. handler gets a ctx
-// that ends with ctx or when the child exits, and args (null when the
-// guest passed none). An answer that is not JSON is sent to the guest as
-// an error; a nil answer is sent as null.
+// that ends with ctx or when the child exits.
 //
 // req.Limits must be resolved (contract.Resolve): they bound what the
 // child may send. Nothing the child sends is trusted: a result value or
 // data-request arguments that are not JSON, more data requests than
 // Limits.DataRequests, or request names and arguments over
 // Limits.DataBytes break the protocol and never reach handler or the
-// caller. Answers count against DataBytes too: one that would go over is
+// caller. The envelope's Limits are req.Limits, whatever the child says.
+// Answers count against DataBytes too: one that would go over is
 // not sent, and the execution ends with a ResourceError of kind
 // data_bytes, as it does when the child finds the limit crossed.
 //
@@ -246,6 +246,10 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 				return contract.Result{}, violation("child sent a result value that is not JSON")
 			}
 			result = ev.Result
+			// The limits in force are the ones sent with the request; the
+			// child does not send them back (grpcServer.Execute), and
+			// which were clamped only the caller knows.
+			result.Limits, result.Clamped = req.Limits, nil
 			// Nothing more to say; the child ends the stream next.
 			_ = stream.CloseSend()
 			continue
@@ -283,28 +287,14 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 	}
 }
 
-// errNoDataHandler answers data requests when Execute got no handler.
-var errNoDataHandler = errors.New("no data handler")
-
-// answer calls handler for d and encodes what it says. A value longer
-// than room bytes is not sent: over is then the ResourceError that ends
-// the execution.
+// answer calls handler for d under the one data-request policy
+// (contract.CallDataHandler: no handler, null, JSON) and encodes what it
+// says. A value longer than room bytes is not sent: over is then the
+// ResourceError that ends the execution.
 func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRequest, room int64) (resp *pb.DataResponse, over *contract.Error) {
-	if handler == nil {
-		return dataResponseToPB(d.Seq, nil, errNoDataHandler), nil
-	}
-	args := d.Args
-	if len(args) == 0 {
-		args = json.RawMessage("null")
-	}
-	value, err := handler(ctx, d.Name, args)
-	switch {
-	case err != nil:
+	value, err := contract.CallDataHandler(ctx, handler, d.Name, d.Args)
+	if err != nil {
 		return dataResponseToPB(d.Seq, nil, err), nil
-	case len(value) == 0:
-		value = json.RawMessage("null")
-	case !json.Valid(value):
-		return dataResponseToPB(d.Seq, nil, fmt.Errorf("data handler for %q answered with invalid JSON", d.Name)), nil
 	}
 	if int64(len(value)) > room {
 		return nil, contract.ResourceErrorf(contract.KindDataBytes, "host.request %q: the answer of %d bytes would take the traffic over the data_bytes limit", d.Name, len(value))
@@ -373,6 +363,9 @@ func (s *grpcServer) Execute(stream pb.Child_ExecuteServer) error {
 	if err := x.violation(); err != nil {
 		return err
 	}
+	// The supervisor sent the limits and knows which it clamped: they
+	// travel one way, and the result does not carry them back.
+	res.Limits, res.Clamped = contract.Limits{}, nil
 	return x.send(contract.Event{Type: contract.EventResult, Result: &res})
 }
 
@@ -507,14 +500,11 @@ func (x *execution) request(ctx context.Context, name string, args json.RawMessa
 	}
 }
 
-// decodeAnswer turns a data response into the DataHandler's results; an
-// empty value is null.
+// decodeAnswer turns a data response into the DataHandler's results. The
+// engine applies the data-request policy (contract.CallDataHandler) to
+// them, as it does to any handler's.
 func decodeAnswer(resp *pb.DataResponse) (json.RawMessage, error) {
-	value, err := dataResponseFromPB(resp)
-	if err == nil && len(value) == 0 {
-		value = json.RawMessage("null")
-	}
-	return value, err
+	return dataResponseFromPB(resp)
 }
 
 // receive reads the supervisor's messages after the request: data

@@ -103,8 +103,6 @@ func (s *Supervisor) runCompileChild(ctx context.Context) error {
 		CompileOnly: true,
 		MemoryBytes: s.cfg.Defaults.MemoryBytes,
 		CacheDir:    s.cfg.CacheDir,
-		Defaults:    s.cfg.Defaults,
-		Caps:        s.cfg.Caps,
 		Harden:      child.HardeningOptions{NoNewPrivs: true},
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/wardenhq/warden/cgroup"
+	"github.com/wardenhq/warden/contract"
 )
 
 // DefaultMemoryOverhead is what a child needs beyond its wasm linear
@@ -44,7 +45,7 @@ func (a cgroupAdapter) Close() error { return a.m.Close() }
 // childMemoryCap is the cgroup memory cap of a child prepared for memory
 // bytes of QuickJS heap: its linear-memory cap plus the runtime overhead.
 func childMemoryCap(memory, overhead int64) int64 {
-	return memory + memory/4 + 4<<20 + overhead
+	return contract.LinearMemoryCap(memory) + overhead
 }
 
 // startCgroups sets up the cgroup layer according to the policy. Without

@@ -158,8 +158,6 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		KeepWarmMS:   max(s.cfg.KeepWarm.Milliseconds(), 0),
 		CacheDir:     s.cfg.CacheDir,
 		CacheDigests: cache.digests,
-		Defaults:     s.cfg.Defaults,
-		Caps:         s.cfg.Caps,
 		Harden:       hc,
 	})
 	if err != nil {

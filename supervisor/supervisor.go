@@ -292,7 +292,6 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 				"the child was OOM-killed by its cgroup (memory cap %d bytes)", p.cgroupCap)
 		}
 	}
-	res.Limits = limits
 	res.Stats.QueueWaitMS = contract.Millis(wait)
 	res.Stats.ChildPID = p.proc.PID()
 	p.killGroup()
@@ -339,45 +338,15 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 	})
 	defer killer.Stop()
 
-	var seq int64
-	wrapped := func(hctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-		seq++
-		if onEvent != nil {
-			onEvent(contract.Event{Type: contract.EventDataRequest, ExecutionID: req.ID,
-				DataRequest: &contract.DataRequest{Seq: seq, Name: name, Args: args}})
-		}
-		if handler == nil {
-			return nil, errors.New("host.request: no data handler is configured")
-		}
-		// The handler is bounded by the execution, even one that ignores
-		// its context: it runs on its own goroutine, and the execution
-		// stops waiting for it when the stream ends (the child's own
-		// deadline answers the guest first; the kill is the backstop).
-		type answer struct {
-			v   json.RawMessage
-			err error
-		}
-		ch := make(chan answer, 1)
-		go func() {
-			v, err := handler(hctx, name, args)
-			ch <- answer{v, err}
-		}()
-		select {
-		case a := <-ch:
-			return a.v, a.err
-		case <-hctx.Done():
-			return nil, fmt.Errorf("host.request %q: the data handler did not answer before the deadline", name)
-		}
-	}
 	forward := func(ev contract.Event) {
 		if ev.Type == contract.EventStarted {
 			started = true
 		}
-		if onEvent != nil && ev.Type != contract.EventDataRequest {
+		if onEvent != nil {
 			onEvent(ev)
 		}
 	}
-	res, err := p.proc.Client().Execute(streamCtx, req, forward, wrapped)
+	res, err := p.proc.Client().Execute(streamCtx, req, forward, boundHandler(handler))
 	if err == nil {
 		return res, true, true
 	}
@@ -396,6 +365,36 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 			e = &contract.Error{Type: contract.SandboxError, Message: err.Error()}
 		}
 		return contract.Fail(e, req.Limits), false, started
+	}
+}
+
+// boundHandler bounds handler by the execution: it runs on its own
+// goroutine, and the execution stops waiting for it when the handler's
+// ctx ends (the stream's, at the deadline plus the grace), even when the
+// handler ignores its ctx. The child's own deadline answers the guest
+// first; the kill is the backstop. Everything else about data requests
+// (the events, their count and size, no handler, null, JSON) is
+// ipc.Client's, under contract.CallDataHandler's policy.
+func boundHandler(handler contract.DataHandler) contract.DataHandler {
+	if handler == nil {
+		return nil
+	}
+	return func(hctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+		type answer struct {
+			v   json.RawMessage
+			err error
+		}
+		ch := make(chan answer, 1)
+		go func() {
+			v, err := handler(hctx, name, args)
+			ch <- answer{v, err}
+		}()
+		select {
+		case a := <-ch:
+			return a.v, a.err
+		case <-hctx.Done():
+			return nil, fmt.Errorf("host.request %q: the data handler did not answer before the deadline", name)
+		}
 	}
 }
 

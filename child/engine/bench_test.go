@@ -75,10 +75,11 @@ func benchRun(b *testing.B, req contract.Request, opts RunOptions) {
 		b.Run(m.name, func(b *testing.B) {
 			e := benchEngine(b, m.close, "")
 			ctx := context.Background()
-			limits, _, err := e.Limits(req.Limits)
+			limits, _, err := contract.Resolve(req.Limits, contract.DefaultLimits, contract.DefaultCaps)
 			if err != nil {
 				b.Fatal(err)
 			}
+			req.Limits = limits
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()

@@ -115,6 +115,6 @@ func TestNestedHostCallIsRefused(t *testing.T) {
 	}
 	defer vm.Close(ctx)
 	code := `let inner = "not run"; Error.prepareStackTrace = () => { inner = sha256("x"); return "s" }; try { await import("nope") } catch (e) {} return inner`
-	res := vm.Run(ctx, contract.Request{Code: code}, RunOptions{})
+	res := vm.Run(ctx, contract.Request{Code: code, Limits: contract.DefaultLimits}, RunOptions{})
 	check(t, res, want{errType: contract.SandboxError, msg: "host function called while another one was running"})
 }

@@ -52,8 +52,11 @@ type Config struct {
 	// Interpreter selects wazero's interpreter instead of the optimizing
 	// compiler. Only for tests and platforms without the compiler.
 	Interpreter bool
-	// Defaults and Caps bound requests; zero values take contract.DefaultLimits
-	// and contract.DefaultCaps.
+	// Defaults and Caps bound the requests of Execute, the in-process
+	// path, which resolves them (contract.Resolve) because nothing above
+	// it does; zero values take contract.DefaultLimits and
+	// contract.DefaultCaps. VM.Run resolves nothing: it runs the resolved
+	// limits it is given (in a child, the supervisor's).
 	Defaults contract.Limits
 	Caps     contract.Limits
 	// MemoryBytes is the memory profile New compiles the module for (one
@@ -122,19 +125,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// Limits resolves requested limits against the engine's defaults and caps.
-func (e *Engine) Limits(requested contract.Limits) (contract.Limits, []string, error) {
-	return contract.Resolve(requested, e.cfg.Defaults, e.cfg.Caps)
-}
-
-// maxPagesFor derives the linear-memory cap from the QuickJS memory limit:
-// the 1 MiB shadow stack and static data below the heap, the limit
-// itself, and headroom so that QuickJS's own limit (a clean, uncatchable
-// out-of-memory) trips before malloc fails on the page cap.
+// maxPagesFor is the linear-memory cap, in wasm pages, of an instance
+// whose QuickJS heap is capped at memoryBytes (contract.LinearMemoryCap).
 func maxPagesFor(memoryBytes int64) uint32 {
 	const page = 65536
-	total := memoryBytes + memoryBytes/4 + 4<<20
-	return uint32((total + page - 1) / page)
+	return uint32((contract.LinearMemoryCap(memoryBytes) + page - 1) / page)
 }
 
 func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRuntime, error) {
@@ -190,12 +185,15 @@ func (e *Engine) Close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Execute runs one request on a fresh VM: the in-process path.
+// Execute runs one request on a fresh VM: the in-process path. With no
+// supervisor above it, it resolves the request's limits against the
+// engine's Defaults and Caps itself, here and nowhere else.
 func (e *Engine) Execute(ctx context.Context, req contract.Request, opts RunOptions) contract.Result {
-	limits, _, err := e.Limits(req.Limits)
+	limits, clamped, err := contract.Resolve(req.Limits, e.cfg.Defaults, e.cfg.Caps)
 	if err != nil {
 		return contract.Fail(err, limits)
 	}
+	req.Limits = limits
 	vm, err := e.NewVM(ctx, limits.MemoryBytes)
 	if err != nil {
 		switch {
@@ -206,9 +204,12 @@ func (e *Engine) Execute(ctx context.Context, req contract.Request, opts RunOpti
 		default:
 			err = contract.Errorf(contract.SandboxError, "start engine: %v", err)
 		}
-		return contract.Fail(err, limits)
+		res := contract.Fail(err, limits)
+		res.Clamped = clamped
+		return res
 	}
 	defer vm.Close(context.WithoutCancel(ctx))
-	// Run resolves the same limits again and reports them clamped.
-	return vm.Run(ctx, req, opts)
+	res := vm.Run(ctx, req, opts)
+	res.Clamped = clamped
+	return res
 }

@@ -499,15 +499,17 @@ func TestVMRunsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer vm.Close(ctx)
-	check(t, vm.Run(ctx, contract.Request{Code: "globalThis.leak = 1; return 1"}, RunOptions{}), want{value: "1"})
-	check(t, vm.Run(ctx, contract.Request{Code: "return 2"}, RunOptions{}), want{errType: contract.SandboxError, msg: "exactly one"})
+	check(t, vm.Run(ctx, contract.Request{Code: "globalThis.leak = 1; return 1", Limits: contract.DefaultLimits}, RunOptions{}), want{value: "1"})
+	check(t, vm.Run(ctx, contract.Request{Code: "return 2", Limits: contract.DefaultLimits}, RunOptions{}), want{errType: contract.SandboxError, msg: "exactly one"})
 	// A request needing more memory than the VM was prepared for is refused.
 	vm2, err := testEngine.NewVM(ctx, 8<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer vm2.Close(ctx)
-	check(t, vm2.Run(ctx, contract.Request{Code: "return 1", Limits: contract.Limits{MemoryBytes: 32 << 20}}, RunOptions{}),
+	big := contract.DefaultLimits
+	big.MemoryBytes = 32 << 20
+	check(t, vm2.Run(ctx, contract.Request{Code: "return 1", Limits: big}, RunOptions{}),
 		want{errType: contract.SandboxError, msg: "prepared for"})
 }
 

@@ -62,7 +62,7 @@ func FuzzHostCallArgs(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer vm.Close(ctx)
-		vm.limits, _, _ = testEngine.Limits(contract.Limits{OutputBytes: 4096, DataBytes: 4096, DataRequests: 2})
+		vm.limits, _, _ = contract.Resolve(contract.Limits{OutputBytes: 4096, DataBytes: 4096, DataRequests: 2}, contract.DefaultLimits, contract.DefaultCaps)
 		vm.opts = RunOptions{Handler: func(_ context.Context, _ string, args json.RawMessage) (json.RawMessage, error) { return args, nil }}
 		vm.modules = map[string]string{"mod": "export default 1"}
 		vm.parentCtx, vm.deadlineCtx, vm.deadline = ctx, ctx, time.Now().Add(5*time.Second)

@@ -219,3 +219,26 @@ func TestSHA256MatchesPureJS(t *testing.T) {
 	res := runCode(t, string(src)+"\nconst s = ['', 'abc', 'héllo wörld', '😀', '\\ud800x', 'x'.repeat(1000)]; return s.every(v => sha256js(v) === sha256(v))")
 	check(t, res, want{value: "true"})
 }
+
+// VM.Run enforces the limits it is given and resolves nothing: limits
+// that are not resolved (zero, negative, under the minimum) are refused,
+// never filled in with defaults of the engine's own.
+func TestVMRunRefusesUnresolvedLimits(t *testing.T) {
+	ctx := context.Background()
+	for name, l := range map[string]contract.Limits{
+		"zero":            {},
+		"zero timeout":    func() contract.Limits { l := contract.DefaultLimits; l.Timeout = 0; return l }(),
+		"negative output": func() contract.Limits { l := contract.DefaultLimits; l.OutputBytes = -1; return l }(),
+		"tiny memory":     func() contract.Limits { l := contract.DefaultLimits; l.MemoryBytes = 1000; return l }(),
+	} {
+		vm, err := testEngine.NewVM(ctx, contract.DefaultLimits.MemoryBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := vm.Run(ctx, contract.Request{Code: "return 1", Limits: l}, RunOptions{})
+		vm.Close(ctx)
+		if res.OK || res.Error.Type != contract.ContractError {
+			t.Errorf("%s: got ok=%v %s %+v, want a ContractError", name, res.OK, res.Value, res.Error)
+		}
+	}
+}

@@ -14,11 +14,16 @@ import (
 
 // Run executes req on this VM, once. It never panics on guest behaviour
 // and always returns an envelope.
+//
+// req.Limits must be resolved (contract.Resolve, by the supervisor or by
+// Execute): Run enforces them and fills in nothing, so limits that are
+// not resolved (a zero or negative field) are a ContractError. The
+// envelope's Limits are req.Limits; Clamped is the resolver's to set.
 func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (res contract.Result) {
 	start := time.Now()
-	limits, clamped, err := vm.engine.Limits(req.Limits)
-	res = contract.Result{Logs: []contract.LogEntry{}, Limits: limits, Clamped: clamped}
-	if err != nil {
+	limits := req.Limits
+	res = contract.Result{Logs: []contract.LogEntry{}, Limits: limits}
+	if err := limits.CheckResolved(); err != nil {
 		res.Error = contract.AsError(err)
 		return res
 	}

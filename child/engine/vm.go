@@ -219,7 +219,9 @@ func (vm *VM) init(ctx context.Context, prelude string) error {
 		arg uint64
 	}{
 		{vm.fn.setMemoryLimit, uint64(vm.memoryBytes)},
-		{vm.fn.setMaxStackSize, uint64(vm.engine.cfg.Defaults.StackBytes)},
+		// For the trusted prelude; Run sets the request's own stack
+		// limit before it compiles the request's code.
+		{vm.fn.setMaxStackSize, uint64(contract.MaxStackBytes)},
 		{vm.fn.setModuleLoader, 1},
 		{vm.fn.setInterruptHandler, 1},
 	} {

@@ -66,7 +66,7 @@ func doctorChecks() []layerCheck {
 	checks := []layerCheck{
 		{"1 capabilities", true, "ECMAScript built-ins + console, sha256, host.request only"},
 		{"2 interpreter limits", true, fmt.Sprintf("QuickJS heap %d MiB, stack %d KiB, interrupt at the deadline (%v)", d.MemoryBytes>>20, d.StackBytes>>10, d.Timeout)},
-		{"3 wasm imports and memory cap", true, "6 WASI functions written by the host, no filesystem or sockets; linear memory capped at 1.25 x heap + 4 MiB"},
+		{"3 wasm imports and memory cap", true, fmt.Sprintf("6 WASI functions written by the host, no filesystem or sockets; linear memory capped at %d MiB for the %d MiB heap (contract.LinearMemoryCap)", contract.LinearMemoryCap(d.MemoryBytes)>>20, d.MemoryBytes>>20)},
 	}
 	// One supervisor serves the checks that need one (it starts a child).
 	sup, supErr := supervisor.New(supervisor.Config{PoolSize: 1})
