@@ -71,3 +71,20 @@ func (l *Limits) fields() []limitField {
 		{"data_bytes", &l.DataBytes},
 	}
 }
+
+// ConfigLimits resolves a configuration's defaults and caps, field by
+// field: a zero cap takes DefaultCaps's, a default set above its cap (or
+// a negative field) is an error, and a zero default takes
+// DefaultLimits's, lowered to its cap. The supervisor and the in-process
+// engine configure their limits through it.
+func ConfigLimits(defaults, caps Limits) (Limits, Limits, error) {
+	caps = caps.WithDefaults(DefaultCaps)
+	if err := CheckCaps(defaults, caps); err != nil {
+		return Limits{}, Limits{}, err
+	}
+	resolved, _, err := Resolve(defaults, DefaultLimits, caps)
+	if err != nil {
+		return Limits{}, Limits{}, err
+	}
+	return resolved, caps, nil
+}

@@ -72,3 +72,37 @@ func TestCheckCaps(t *testing.T) {
 		})
 	}
 }
+
+func TestConfigLimits(t *testing.T) {
+	tests := []struct {
+		name             string
+		defaults, caps   Limits
+		wantDef, wantCap Limits
+		err              bool
+	}{
+		{"zero takes the contract's", Limits{}, Limits{}, DefaultLimits, DefaultCaps, false},
+		{"a partial cap keeps the other caps", Limits{}, Limits{Timeout: 5 * time.Second},
+			DefaultLimits, DefaultCaps.withTimeout(5 * time.Second), false},
+		{"an unset default is lowered to its cap", Limits{}, Limits{MemoryBytes: 8 << 20},
+			DefaultLimits.withMemory(8 << 20), DefaultCaps.withMemory(8 << 20), false},
+		{"a partial default keeps the other defaults", Limits{OutputBytes: 2 << 20}, Limits{},
+			DefaultLimits.withOutput(2 << 20), DefaultCaps, false},
+		{"a default set above its cap", Limits{MemoryBytes: 64 << 20}, Limits{MemoryBytes: 32 << 20}, Limits{}, Limits{}, true},
+		{"a negative cap", Limits{}, Limits{DataBytes: -1}, Limits{}, Limits{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			def, caps, err := ConfigLimits(tt.defaults, tt.caps)
+			if (err != nil) != tt.err {
+				t.Fatalf("err %v, want error %v", err, tt.err)
+			}
+			if err == nil && (def != tt.wantDef || caps != tt.wantCap) {
+				t.Fatalf("got %+v / %+v, want %+v / %+v", def, caps, tt.wantDef, tt.wantCap)
+			}
+		})
+	}
+}
+
+func (l Limits) withTimeout(d time.Duration) Limits { l.Timeout = d; return l }
+func (l Limits) withMemory(n int64) Limits          { l.MemoryBytes = n; return l }
+func (l Limits) withOutput(n int64) Limits          { l.OutputBytes = n; return l }

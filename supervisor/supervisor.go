@@ -133,15 +133,11 @@ func New(cfg Config) (*Supervisor, error) {
 	// Caps and Defaults are merged field by field with the contract's:
 	// a default set above its cap is the caller's mistake, one left
 	// unset is lowered to the cap.
-	cfg.Caps = cfg.Caps.WithDefaults(contract.DefaultCaps)
-	if err := contract.CheckCaps(cfg.Defaults, cfg.Caps); err != nil {
+	defaults, caps, err := contract.ConfigLimits(cfg.Defaults, cfg.Caps)
+	if err != nil {
 		return nil, fmt.Errorf("supervisor: Config.Defaults and Config.Caps: %w", err)
 	}
-	defaults, _, err := contract.Resolve(cfg.Defaults, contract.DefaultLimits, cfg.Caps)
-	if err != nil {
-		return nil, fmt.Errorf("supervisor: default limits: %w", err)
-	}
-	cfg.Defaults = defaults
+	cfg.Defaults, cfg.Caps = defaults, caps
 	if cfg.MemoryOverheadBytes == 0 {
 		cfg.MemoryOverheadBytes = DefaultMemoryOverhead
 	}

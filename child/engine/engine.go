@@ -54,8 +54,8 @@ type Config struct {
 	Interpreter bool
 	// Defaults and Caps bound the requests of Execute, the in-process
 	// path, which resolves them (contract.Resolve) because nothing above
-	// it does; zero values take contract.DefaultLimits and
-	// contract.DefaultCaps. VM.Run resolves nothing: it runs the resolved
+	// it does; they are merged field by field with
+	// contract.DefaultLimits and DefaultCaps (contract.ConfigLimits). VM.Run resolves nothing: it runs the resolved
 	// limits it is given (in a child, the supervisor's).
 	Defaults contract.Limits
 	Caps     contract.Limits
@@ -93,15 +93,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if err := checkWasm(embeddedWasm); err != nil {
 		return nil, err
 	}
-	if cfg.Defaults == (contract.Limits{}) {
-		cfg.Defaults = contract.DefaultLimits
+	defaults, caps, err := contract.ConfigLimits(cfg.Defaults, cfg.Caps)
+	if err != nil {
+		return nil, fmt.Errorf("engine: Config.Defaults and Config.Caps: %w", err)
 	}
-	if cfg.Caps == (contract.Limits{}) {
-		cfg.Caps = contract.DefaultCaps
-	}
-	if _, _, err := contract.Resolve(contract.Limits{}, cfg.Defaults, cfg.Caps); err != nil {
-		return nil, fmt.Errorf("engine: invalid default limits: %w", err)
-	}
+	cfg.Defaults, cfg.Caps = defaults, caps
 	// Opened now, while opening files is still allowed (a child's
 	// seccomp filter forbids it later); peakStack reads it.
 	pagemap.Open()
