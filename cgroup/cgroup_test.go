@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardenhq/warden/internal/testutil"
 	"golang.org/x/sys/unix"
 )
 
@@ -136,8 +137,8 @@ func TestOOMKillIsCountedAndPeakNearCap(t *testing.T) {
 // forks refused with EAGAIN once the group holds 4 tasks.
 func TestPidsMaxRefusesForks(t *testing.T) {
 	requireCgroups(t)
-	requireCmd(t, "sh")
-	requireCmd(t, "sleep")
+	testutil.RequireCmd(t, "sh")
+	testutil.RequireCmd(t, "sleep")
 	m := newTestManager(t)
 	const pidsMax = 4
 	g, err := m.Create("pids", Limits{MemoryBytes: 64 << 20, PidsMax: pidsMax})
@@ -206,7 +207,7 @@ func TestPidsMaxRefusesForks(t *testing.T) {
 	}
 	for _, line := range strings.Split(stdout.String(), "\n") {
 		var pid int
-		if _, err := fmt.Sscanf(line, "started %d", &pid); err == nil && !waitGone(pid, 2*time.Second) {
+		if _, err := fmt.Sscanf(line, "started %d", &pid); err == nil && !testutil.WaitGone(pid, 2*time.Second) {
 			t.Errorf("sleep %d survived Delete", pid)
 		}
 	}
@@ -218,7 +219,7 @@ func TestPidsMaxRefusesForks(t *testing.T) {
 // in any controller.
 func TestCreateDeleteCyclesLeaveNothing(t *testing.T) {
 	requireCgroups(t)
-	requireCmd(t, "cat")
+	testutil.RequireCmd(t, "cat")
 	m := newTestManager(t)
 	const cycles = 200
 	start := time.Now()
@@ -327,7 +328,7 @@ func TestConcurrentCreateDelete(t *testing.T) {
 // next New, and the process it left in them is killed.
 func TestNewRemovesGroupsOfDeadSupervisor(t *testing.T) {
 	requireCgroups(t)
-	requireCmd(t, "sleep")
+	testutil.RequireCmd(t, "sleep")
 	cmd := helperCmd("supervisor")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -381,7 +382,7 @@ func TestNewRemovesGroupsOfDeadSupervisor(t *testing.T) {
 			t.Errorf("stale %s not removed by New", d)
 		}
 	}
-	if !waitGone(rep.Grandchild, 2*time.Second) {
+	if !testutil.WaitGone(rep.Grandchild, 2*time.Second) {
 		t.Errorf("orphan %d left by the dead supervisor still runs", rep.Grandchild)
 	}
 }
@@ -503,7 +504,7 @@ func TestDetectReportsV1OnCIMachine(t *testing.T) {
 // process and waits for it to leave) for one real process per iteration.
 func BenchmarkCreateDelete(b *testing.B) {
 	requireCgroups(b)
-	requireCmd(b, "cat")
+	testutil.RequireCmd(b, "cat")
 	m := newTestManager(b)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
