@@ -20,14 +20,15 @@ import (
 )
 
 // TestMain fails the run if any group of this test process is left in the
-// cgroup filesystem after the tests.
+// cgroup filesystem after the tests, or any file in their TMPDIR.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if os.Getenv(helperEnv) == "" {
-		if left := leftovers(); len(left) > 0 {
-			fmt.Fprintf(os.Stderr, "cgroup tests left groups behind: %v\n", left)
-			code = 1
-		}
+	if os.Getenv(helperEnv) != "" {
+		os.Exit(m.Run())
+	}
+	code := testutil.RunInTempDir(m.Run)
+	if left := leftovers(); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "cgroup tests left groups behind: %v\n", left)
+		code = 1
 	}
 	os.Exit(code)
 }

@@ -44,17 +44,31 @@ func TempPublicDir(t testing.TB) string {
 }
 
 // RunWithCacheDir runs a test binary's tests with a compilation cache
-// directory shared by them: it sets *dir, runs m, removes the directory
-// and returns m's exit code. Call it from TestMain after
-// child.RunIfChild, so that children never create one.
-//
-// The tests run in a temporary directory of their own: TMPDIR points
-// at a fresh directory (searchable by the children's uids, which must
-// reach the socket directories go-plugin makes there) for as long as m
-// runs. Whatever the tests leave in it (a socket directory, a
-// warden-* directory) is listed on stderr, removed, and fails the run
-// with exit code 1: every test removes what it creates.
+// directory shared by them: it sets *dir, runs m (in a temporary
+// directory of its own, as RunInTempDir), removes the cache and returns
+// m's exit code. Call it from TestMain after child.RunIfChild, so that
+// children never create one.
 func RunWithCacheDir(m *testing.M, dir *string) int {
+	return RunInTempDir(func() int {
+		// The cache is a directory below d, so that what the in-process
+		// engine keeps beside it (DIR-in-process) goes when d goes.
+		d, err := PublicDir("warden-cache")
+		if err != nil {
+			panic(err)
+		}
+		defer os.RemoveAll(d)
+		*dir = filepath.Join(d, "wazero")
+		return m.Run()
+	})
+}
+
+// RunInTempDir runs run (a TestMain's m.Run) with TMPDIR pointing at a
+// fresh directory, searchable by the children's uids (which must reach
+// the socket directories go-plugin makes there), and returns its exit
+// code. Whatever the tests leave in it (a socket directory, a warden-*
+// directory) is listed on stderr, removed, and fails the run with exit
+// code 1: every test removes what it creates.
+func RunInTempDir(run func() int) int {
 	root, err := PublicDir("warden-tests")
 	if err != nil {
 		panic(err)
@@ -69,15 +83,7 @@ func RunWithCacheDir(m *testing.M, dir *string) int {
 			os.Unsetenv("TMPDIR")
 		}
 	}()
-	// The cache is a directory below d, so that what the in-process
-	// engine keeps beside it (DIR-in-process) goes when d goes.
-	d, err := PublicDir("warden-cache")
-	if err != nil {
-		panic(err)
-	}
-	*dir = filepath.Join(d, "wazero")
-	code := m.Run()
-	os.RemoveAll(d)
+	code := run()
 	if left := Leftovers(root); len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: the tests left %d entries in their temporary directory: %v\n", len(left), left)
 		return 1
