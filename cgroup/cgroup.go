@@ -312,7 +312,8 @@ type Group struct {
 	deleted bool
 	// peak is the open peak-memory file (v1 memory.max_usage_in_bytes,
 	// v2 memory.peak or memory.current), read with pread: opening it by
-	// path on every read cost 140-300 us of a warm execution's path.
+	// path on every read was a measurable part of a warm execution's
+	// path (BENCHMARKS.md, "Behind the comments").
 	peak *os.File
 }
 

@@ -15,18 +15,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardenhq/warden/internal/testutil"
 	"golang.org/x/sys/unix"
 )
 
 // TestMain fails the run if any group of this test process is left in the
-// cgroup filesystem after the tests.
+// cgroup filesystem after the tests, or any file in their TMPDIR.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if os.Getenv(helperEnv) == "" {
-		if left := leftovers(); len(left) > 0 {
-			fmt.Fprintf(os.Stderr, "cgroup tests left groups behind: %v\n", left)
-			code = 1
-		}
+	if os.Getenv(helperEnv) != "" {
+		os.Exit(m.Run())
+	}
+	code := testutil.RunInTempDir(m.Run)
+	if left := leftovers(); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "cgroup tests left groups behind: %v\n", left)
+		code = 1
 	}
 	os.Exit(code)
 }
@@ -136,8 +138,8 @@ func TestOOMKillIsCountedAndPeakNearCap(t *testing.T) {
 // forks refused with EAGAIN once the group holds 4 tasks.
 func TestPidsMaxRefusesForks(t *testing.T) {
 	requireCgroups(t)
-	requireCmd(t, "sh")
-	requireCmd(t, "sleep")
+	testutil.RequireCmd(t, "sh")
+	testutil.RequireCmd(t, "sleep")
 	m := newTestManager(t)
 	const pidsMax = 4
 	g, err := m.Create("pids", Limits{MemoryBytes: 64 << 20, PidsMax: pidsMax})
@@ -206,7 +208,7 @@ func TestPidsMaxRefusesForks(t *testing.T) {
 	}
 	for _, line := range strings.Split(stdout.String(), "\n") {
 		var pid int
-		if _, err := fmt.Sscanf(line, "started %d", &pid); err == nil && !waitGone(pid, 2*time.Second) {
+		if _, err := fmt.Sscanf(line, "started %d", &pid); err == nil && !testutil.WaitGone(pid, 2*time.Second) {
 			t.Errorf("sleep %d survived Delete", pid)
 		}
 	}
@@ -218,7 +220,7 @@ func TestPidsMaxRefusesForks(t *testing.T) {
 // in any controller.
 func TestCreateDeleteCyclesLeaveNothing(t *testing.T) {
 	requireCgroups(t)
-	requireCmd(t, "cat")
+	testutil.RequireCmd(t, "cat")
 	m := newTestManager(t)
 	const cycles = 200
 	start := time.Now()
@@ -327,7 +329,7 @@ func TestConcurrentCreateDelete(t *testing.T) {
 // next New, and the process it left in them is killed.
 func TestNewRemovesGroupsOfDeadSupervisor(t *testing.T) {
 	requireCgroups(t)
-	requireCmd(t, "sleep")
+	testutil.RequireCmd(t, "sleep")
 	cmd := helperCmd("supervisor")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -381,7 +383,7 @@ func TestNewRemovesGroupsOfDeadSupervisor(t *testing.T) {
 			t.Errorf("stale %s not removed by New", d)
 		}
 	}
-	if !waitGone(rep.Grandchild, 2*time.Second) {
+	if !testutil.WaitGone(rep.Grandchild, 2*time.Second) {
 		t.Errorf("orphan %d left by the dead supervisor still runs", rep.Grandchild)
 	}
 }
@@ -503,7 +505,7 @@ func TestDetectReportsV1OnCIMachine(t *testing.T) {
 // process and waits for it to leave) for one real process per iteration.
 func BenchmarkCreateDelete(b *testing.B) {
 	requireCgroups(b)
-	requireCmd(b, "cat")
+	testutil.RequireCmd(b, "cat")
 	m := newTestManager(b)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()

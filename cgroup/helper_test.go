@@ -11,11 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // helperEnv gates TestHelperProcess: the test binary re-executes itself as a
@@ -25,9 +26,7 @@ const helperEnv = "WARDEN_CGROUP_TEST_HELPER"
 // helperCmd returns a command that runs the test binary as a helper in the
 // given mode.
 func helperCmd(mode string, args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestHelperProcess$", "--", mode}, args...)...)
-	cmd.Env = append(os.Environ(), helperEnv+"=1")
-	return cmd
+	return testutil.HelperCmd(append(os.Environ(), helperEnv+"=1"), append([]string{mode}, args...)...)
 }
 
 // TestHelperProcess is not a test: it is the body of helper child processes.
@@ -35,10 +34,7 @@ func TestHelperProcess(t *testing.T) {
 	if os.Getenv(helperEnv) != "1" {
 		t.Skip("runs only as a helper child process")
 	}
-	args := os.Args
-	if i := slices.Index(args, "--"); i >= 0 {
-		args = args[i+1:]
-	}
+	args := testutil.HelperArgs()
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "helper: no mode")
 		os.Exit(2)
@@ -139,23 +135,13 @@ func startIn(g *Group, cmd *exec.Cmd) error {
 // or no writable cgroup memory controller.
 func requireCgroups(tb testing.TB) {
 	tb.Helper()
-	if os.Geteuid() != 0 {
-		tb.Skipf("needs root to create cgroups (euid %d)", os.Geteuid())
-	}
+	testutil.RequireRoot(tb, "create cgroups")
 	r := Detect()
 	if r.Mode == ModeNone {
 		tb.Skipf("no usable cgroups on this machine: %s", r.Reason)
 	}
 	if !r.Writable {
 		tb.Skipf("cgroups not writable here: %s", r.Reason)
-	}
-}
-
-// requireCmd skips the test when a program it runs is missing.
-func requireCmd(tb testing.TB, name string) {
-	tb.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		tb.Skipf("needs %s: %v", name, err)
 	}
 }
 
@@ -237,18 +223,6 @@ func killedBy(err error) (syscall.Signal, bool) {
 		return 0, false
 	}
 	return ws.Signal(), true
-}
-
-// waitGone polls until pid is no longer a running process.
-func waitGone(pid int, timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		if processGone(pid) {
-			return true
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return processGone(pid)
 }
 
 // readLine reads one line from r with a timeout.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/containerd/cgroups/v3"
+	"github.com/wardenhq/warden/internal/testutil"
 	"golang.org/x/sys/unix"
 )
 
@@ -32,7 +33,7 @@ func TestV2CodeOnHybridUnifiedHierarchy(t *testing.T) {
 	if mode := cgroups.Mode(); mode != cgroups.Hybrid {
 		t.Skipf("needs a hybrid host with an empty unified hierarchy; cgroups.Mode() = %d (on a v2 host the other tests run the v2 code)", mode)
 	}
-	requireCmd(t, "sleep")
+	testutil.RequireCmd(t, "sleep")
 	mounts, err := readMounts()
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +215,7 @@ func helperV2(_ []string) int {
 	if err := m.Close(); err != nil {
 		return fail("Close: %v", err)
 	}
-	if !waitGone(cmd2.Process.Pid, 2*time.Second) {
+	if !testutil.WaitGone(cmd2.Process.Pid, 2*time.Second) {
 		return fail("Close left the process of g2 running")
 	}
 	return report(helperReport{Dirs: []string{parent}})

@@ -187,7 +187,7 @@ type runner struct {
 
 // StreamOpened installs the seccomp filter as soon as the execution's
 // stream is open. The supervisor opens it right after start-up, so the
-// 0.2-0.5 ms the install takes in a fresh process is paid before the
+// install's cost (BENCHMARKS.md) is paid before the
 // request comes; start-up (and go-plugin's listener) is done by then,
 // and nothing untrusted has run.
 //

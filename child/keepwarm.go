@@ -17,12 +17,11 @@ import (
 // keepWarm re-reads a child's resident memory while it waits for its
 // execution. On the VMs Warden is measured on, memory left untouched for
 // seconds gets slow to touch again: the same warm execution costs the
-// child 0.6 ms of CPU after 0.5 s idle, 1.4 ms after 10 s and 2-4 ms after
-// 33 s, with the same number of page faults (the host, not the guest,
-// makes it slow). Reading one byte of every page that was resident when
-// start-up ended, once per interval, keeps it warm: p50 after 10 s idle
-// 4.2 -> 2.5 ms, after 33 s 5.6 -> 3.8 ms (BENCHMARKS.md), for about 3 ms
-// of CPU per second per idle child. A pass reads
+// child more CPU the longer it idled, with the same number of page
+// faults (the host, not the guest, makes it slow). Reading one byte of
+// every page that was resident when start-up ended, once per interval,
+// keeps it warm for a little CPU per idle child (BENCHMARKS.md, "Where
+// the warm path goes", has the figures with and without). A pass reads
 // only pages that were already resident, so RSS does not grow, and makes
 // no system call but the sleeps between chunks.
 type keepWarm struct {
@@ -38,7 +37,8 @@ type keepWarm struct {
 const MinKeepWarm = 100 * time.Millisecond
 
 // warmChunk is how many pages a pass reads between yields: a request
-// that arrives mid-pass waits for at most one chunk (~10-20 us).
+// that arrives mid-pass waits for at most one chunk (BENCHMARKS.md,
+// "Behind the comments").
 const warmChunk = 256
 
 // startKeepWarm lists the pages resident now (it reads /proc/self/maps

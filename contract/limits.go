@@ -46,7 +46,7 @@ var DefaultCaps = Limits{
 	Timeout:     30 * time.Second,
 	MemoryBytes: 256 << 20,
 	// The QuickJS wasm build has a 1 MiB shadow stack; past half of it
-	// QuickJS cannot unwind a stack overflow cleanly (QUICKJS-WASM.md).
+	// QuickJS cannot unwind a stack overflow cleanly (docs/quickjs-wasm.md).
 	StackBytes:   512 << 10,
 	OutputBytes:  16 << 20,
 	CodeBytes:    1 << 20,

@@ -18,8 +18,9 @@ import (
 // stderr at all: the engine captures the module's fd_write.)
 func slogAdapter(l *slog.Logger) hclog.Logger {
 	// go-plugin logs several debug lines per child; formatting them as
-	// JSON only for slog to drop them cost ~0.3 ms of supervisor CPU per
-	// spawn, so hclog filters at the lowest level slog will take.
+	// JSON only for slog to drop them cost supervisor CPU on every spawn
+	// (BENCHMARKS.md, "Behind the comments"), so hclog filters at the
+	// lowest level slog will take.
 	level := hclog.Error
 	for _, lv := range []struct {
 		slog  slog.Level

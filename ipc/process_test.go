@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // These tests start the test binary itself as a real child (go-plugin's
@@ -86,11 +87,12 @@ func TestHelperProcess(t *testing.T) {
 	os.Exit(0)
 }
 
+// helperCmd starts the test binary as a child, with nothing in its
+// environment but the variable that makes it one (as the supervisor
+// starts children).
 func helperCmd(t *testing.T) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
-	cmd.Env = []string{helperEnv + "=1"}
-	return cmd
+	return testutil.HelperCmd([]string{helperEnv + "=1"})
 }
 
 func startHelper(t *testing.T) *Process {

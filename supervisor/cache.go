@@ -30,8 +30,8 @@ type cacheState struct {
 // compileGate makes the first spawn fill the compilation cache, with a
 // compile child, while the others wait: a pool filling from a cold cache
 // would otherwise have every starting child compile the module at once
-// (~300-500 ms of CPU and a 43-48 MiB peak each), and children must not
-// write the cache at all.
+// (hundreds of ms of CPU and a large peak each: BENCHMARKS.md), and
+// children must not write the cache at all.
 type compileGate struct {
 	state atomic.Pointer[cacheState]
 	// turn has room for one: the spawn holding it is filling the cache.

@@ -16,18 +16,11 @@ import (
 // supervisor refuses a cache it cannot): os.MkdirTemp makes 0700.
 func publicTempDir(t testing.TB) string { return testutil.TempPublicDir(t) }
 
-func requireRoot(t testing.TB) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("skipping: needs root to chown files to another uid (running as uid", os.Geteuid(), ")")
-	}
-}
-
 // TestCacheDirRefused: New refuses a cache directory (or an entry in it)
 // that anyone but the supervisor's uid could have written or could
 // replace, or that the children's uid cannot reach, and names the path.
 func TestCacheDirRefused(t *testing.T) {
-	requireRoot(t)
+	testutil.RequireRoot(t, "chown files to another uid")
 	const other = 12345
 	mk := func(t *testing.T, p string, mode os.FileMode) {
 		t.Helper()

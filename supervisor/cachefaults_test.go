@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // TestChildCannotWriteCache: a child running as another uid, with the
@@ -18,7 +19,7 @@ import (
 // its way), can neither plant a file in the compilation cache nor
 // overwrite the compiled module every later child maps executable.
 func TestChildCannotWriteCache(t *testing.T) {
-	requireRoot(t)
+	testutil.RequireRoot(t, "chown files to another uid")
 	cache := filepath.Join(publicTempDir(t), "cache")
 	s := newSup(t, func(c *Config) {
 		c.CacheDir = cache

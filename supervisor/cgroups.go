@@ -12,9 +12,9 @@ import (
 
 // DefaultMemoryOverhead is what a child needs beyond its wasm linear
 // memory: the Go runtime, wazero's compiled code and the garbage of
-// decoding the module at start-up. Measured peak cgroup usage of a child
-// running a trivial script is about 30 MiB (BENCHMARKS.md); 48 MiB leaves
-// room for the gRPC buffers of a large result.
+// decoding the module at start-up. It covers the peak of a child that
+// compiles the module, with room for the gRPC buffers of a large result
+// (BENCHMARKS.md, "Memory overhead default").
 const DefaultMemoryOverhead = 48 << 20
 
 // cgroupManager is the part of the cgroup layer the supervisor uses.

@@ -140,9 +140,9 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	} else {
 		// No cgroup: the child caps its own data segment instead.
 		// RLIMIT_DATA counts every private writable mapping, and the Go
-		// runtime maps its heap in 64 MiB arenas: a child needs 100-200
-		// MiB of them to start (measured with ulimit -d), so the fallback
-		// is coarser than a cgroup cap.
+		// runtime maps its heap in 64 MiB arenas, so a child needs far
+		// more than its heap to start (BENCHMARKS.md, "Behind the
+		// comments") and the fallback is coarser than a cgroup cap.
 		hc.RlimitDataBytes = memCap + rlimitDataSlack
 		// Nothing in the kernel counts the child's CPU or tasks either:
 		// RLIMIT_CPU kills a child that outlives the supervisor's SIGKILL
@@ -305,13 +305,13 @@ func (p *process) exitSignal() (syscall.Signal, bool) {
 //
 //   - GOMAXPROCS=1: a child runs one execution on one goroutine at a time
 //     (gRPC's goroutines wait on the network). A second P only adds
-//     threads to create and wake: measured with warden bench, 1 P took
-//     warm p50 from 2.4-2.8 to 1.9-2.2 ms and child CPU down 5-15%. Guest
+//     threads to create and wake: one P made the warm path faster and
+//     the child cheaper (BENCHMARKS.md, "Behind the comments"). Guest
 //     code still yields: every host callback, including the interrupt
 //     poll QuickJS makes every ~10,000 ticks, is a Go preemption point.
 //   - GOGC=off with GOMEMLIMIT below the child's memory cap: a child
-//     lives for one execution, and collecting during start-up cost 5-8%
-//     of its CPU for garbage it would never reuse. The limit still makes
+//     lives for one execution, and collecting during start-up costs CPU
+//     for garbage it would never reuse. The limit still makes
 //     the collector run as the heap nears it, so a long execution's
 //     garbage (thousands of host.request answers, say) stays under the
 //     cap (tests/TestGoGarbageStaysUnderTheCap).

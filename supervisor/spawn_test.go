@@ -14,6 +14,7 @@ import (
 
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -166,7 +167,7 @@ func testWedgedStartup(t *testing.T, mode string) {
 	if msg := s.Stats().Pool.LastSpawnError; !strings.Contains(msg, "start-up") || !strings.Contains(msg, startTimeout.String()) {
 		t.Errorf("the spawn error should say the start-up took over %v: %q", startTimeout, msg)
 	}
-	waitGone(t, pid, 2*time.Second)
+	testutil.RequireGone(t, pid, 2*time.Second)
 	t.Logf("child %d gone; checking its cgroups %v", pid, cgroups)
 	for _, d := range cgroups {
 		if _, err := os.Stat(d); err == nil {
@@ -204,7 +205,7 @@ func TestWedgedStreamTimesOut(t *testing.T) {
 		t.Fatalf("took %v, over %v", elapsed, limit)
 	}
 	t.Logf("the wedged child's execution ended after %v: %v", elapsed.Round(time.Millisecond), err)
-	waitGone(t, pid, 2*time.Second)
+	testutil.RequireGone(t, pid, 2*time.Second)
 	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
 		t.Fatalf("the supervisor stopped serving: %v", err)
 	}

@@ -59,6 +59,9 @@ func supervisorHelper() {
 // cacheDir is the tests' shared compilation cache, made by TestMain.
 var cacheDir string
 
+// newSup makes a supervisor on the shared cache, closed when the test
+// ends. (In the package, so that its tests can reach unexported state:
+// testutil cannot import supervisor.)
 func newSup(t testing.TB, mod func(*Config)) *Supervisor {
 	t.Helper()
 	cfg := Config{CacheDir: cacheDir, PoolSize: 2}
@@ -69,13 +72,7 @@ func newSup(t testing.TB, mod func(*Config)) *Supervisor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := s.Close(ctx); err != nil {
-			t.Errorf("close: %v", err)
-		}
-	})
+	testutil.CloseAtEnd(t, s)
 	return s
 }
 
@@ -118,26 +115,6 @@ func childPIDs(t testing.TB) []int {
 	return out
 }
 
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	return !strings.HasPrefix(s[strings.LastIndexByte(s, ')')+2:], "Z")
-}
-
-func waitGone(t testing.TB, pid int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("child %d still alive after %v", pid, within)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func TestFreshChildPerExecution(t *testing.T) {
 	s := newSup(t, nil)
 	ctx := context.Background()
@@ -155,7 +132,7 @@ func TestFreshChildPerExecution(t *testing.T) {
 	if r1.Stats.ChildPID == r2.Stats.ChildPID || r1.Stats.ChildPID == 0 {
 		t.Fatalf("same or missing child PID: %d %d", r1.Stats.ChildPID, r2.Stats.ChildPID)
 	}
-	waitGone(t, r1.Stats.ChildPID, 2*time.Second)
+	testutil.RequireGone(t, r1.Stats.ChildPID, 2*time.Second)
 }
 
 func TestConcurrentExecutions(t *testing.T) {
@@ -222,7 +199,7 @@ func TestBlockedHandlerTimesOut(t *testing.T) {
 	if limit := timeout + 250*time.Millisecond + time.Second; elapsed > limit {
 		t.Fatalf("took %v, over %v", elapsed, limit)
 	}
-	waitGone(t, res.Stats.ChildPID, 2*time.Second)
+	testutil.RequireGone(t, res.Stats.ChildPID, 2*time.Second)
 }
 
 func TestSlowBuiltinKilled(t *testing.T) {
@@ -241,7 +218,7 @@ func TestSlowBuiltinKilled(t *testing.T) {
 	if s.Stats().Kills == 0 {
 		t.Fatal("the slow builtin should have needed the SIGKILL layer")
 	}
-	waitGone(t, res.Stats.ChildPID, 2*time.Second)
+	testutil.RequireGone(t, res.Stats.ChildPID, 2*time.Second)
 }
 
 func TestChildKilledFromOutside(t *testing.T) {
@@ -279,7 +256,7 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, contract.ErrAbort) {
 		t.Fatalf("want AbortError, got %v", err)
 	}
-	waitGone(t, res.Stats.ChildPID, 2*time.Second)
+	testutil.RequireGone(t, res.Stats.ChildPID, 2*time.Second)
 }
 
 func TestCloseLeavesNoChild(t *testing.T) {
@@ -301,7 +278,7 @@ func TestCloseLeavesNoChild(t *testing.T) {
 	defer cancel()
 	s.Close(ctx)
 	for _, pid := range before {
-		waitGone(t, pid, 2*time.Second)
+		testutil.RequireGone(t, pid, 2*time.Second)
 	}
 	if left := childPIDs(t); len(left) != 0 {
 		t.Fatalf("children left after Close: %v", left)
@@ -380,7 +357,7 @@ func TestSupervisorKilled(t *testing.T) {
 	cmd.Process.Kill()
 	cmd.Wait()
 	for _, pid := range pids {
-		waitGone(t, pid, 2*time.Second)
+		testutil.RequireGone(t, pid, 2*time.Second)
 	}
 	// Its cgroups outlive it; the next supervisor's start removes them.
 	if len(stale) == 0 {

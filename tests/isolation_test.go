@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/supervisor"
 )
 
@@ -25,7 +26,7 @@ import (
 // the uids alone still stop the signals and the reads (the host's /proc
 // then lists the others).
 func TestChildrenCannotReachOneAnother(t *testing.T) {
-	requireRoot(t)
+	testutil.RequireRoot(t, "give children uids and namespaces of their own")
 	for _, tc := range []struct {
 		name         string
 		noNamespaces bool
@@ -65,7 +66,7 @@ func TestChildrenCannotReachOneAnother(t *testing.T) {
 // configured range, and a process of another uid (nobody here) cannot
 // signal them.
 func TestChildrenHaveTheirOwnUIDs(t *testing.T) {
-	requireRoot(t)
+	testutil.RequireRoot(t, "give children uids and namespaces of their own")
 	const base, count = 1<<30 + 4096, 8
 	s := newSupervisor(t, func(c *supervisor.Config) { c.ChildUIDBase, c.ChildUIDCount, c.PoolSize = base, count, 4 })
 	pids := liveChildren(t, s, 4)
@@ -100,7 +101,7 @@ func TestChildrenHaveTheirOwnUIDs(t *testing.T) {
 // A range with fewer uids than the pool wants: the pool fills what it
 // can, says why it cannot go on, and executions still run.
 func TestChildUIDsExhausted(t *testing.T) {
-	requireRoot(t)
+	testutil.RequireRoot(t, "give children uids and namespaces of their own")
 	s := newSupervisor(t, func(c *supervisor.Config) { c.ChildUIDBase, c.ChildUIDCount, c.PoolSize = 1<<30+8192, 2, 3 })
 	liveChildren(t, s, 2)
 	deadline := time.Now().Add(10 * time.Second)
@@ -121,7 +122,7 @@ func TestChildUIDsExhausted(t *testing.T) {
 // /proc shows no other process (not the supervisor), and it is not
 // dumpable.
 func TestChildSeesOnlyItself(t *testing.T) {
-	requireRoot(t)
+	testutil.RequireRoot(t, "give children uids and namespaces of their own")
 	s := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true })
 	if l := s.Layers(); !l.PIDNamespace || !l.PrivateProc {
 		t.Skipf("skipping: no PID namespace or private /proc for children here: %s", l.NamespaceNote)
@@ -162,7 +163,7 @@ func TestPrivateProcDoesNotPropagate(t *testing.T) {
 		propagationHelper(t)
 		return
 	}
-	requireRoot(t)
+	testutil.RequireRoot(t, "give children uids and namespaces of their own")
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("skipping: no unshare(1) to make a mount namespace with shared propagation")
 	}

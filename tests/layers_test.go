@@ -16,6 +16,7 @@ import (
 
 	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/supervisor"
 )
 
@@ -30,15 +31,9 @@ func fault(t *testing.T, s *supervisor.Supervisor, name, arg string) contract.Re
 	return res
 }
 
-func requireRoot(t *testing.T) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("skipping: needs root to create namespaces and cgroups (running as uid", os.Geteuid(), ")")
-	}
-}
-
 func requireCgroups(t *testing.T) {
 	t.Helper()
+	testutil.RequireRoot(t, "create cgroups")
 	if r := cgroup.Detect(); !r.Usable() {
 		t.Skipf("skipping: no writable cgroup memory controller here: %+v", r)
 	}
@@ -138,7 +133,7 @@ func TestLayerRlimitDataFallback(t *testing.T) {
 
 // Layer 5, namespaces: a child has no network even with seccomp off.
 func TestLayerNetworkNamespace(t *testing.T) {
-	requireRoot(t)
+	testutil.RequireRoot(t, "create namespaces and cgroups")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +223,7 @@ func TestLayerSeccomp(t *testing.T) {
 // so it needs no binary the uid can execute: the test binary in its
 // 0700 build directory serves.
 func TestLayerUnprivilegedUser(t *testing.T) {
-	requireRoot(t)
+	testutil.RequireRoot(t, "create namespaces and cgroups")
 	// getuid is not on the seccomp allow-list: ask with the filter off.
 	probe := newSupervisor(t, func(c *supervisor.Config) { c.NoSeccomp = true })
 	res := fault(t, probe, "uid", "")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
@@ -21,6 +20,8 @@ func TestMain(m *testing.M) {
 // cacheDir is the tests' shared compilation cache, made by TestMain.
 var cacheDir string
 
+// newSupervisor makes a supervisor on the shared cache, closed when the
+// test ends.
 func newSupervisor(t *testing.T, mod func(*supervisor.Config)) *supervisor.Supervisor {
 	t.Helper()
 	cfg := supervisor.Config{CacheDir: cacheDir, PoolSize: 2}
@@ -31,11 +32,7 @@ func newSupervisor(t *testing.T, mod func(*supervisor.Config)) *supervisor.Super
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		s.Close(ctx)
-	})
+	testutil.CloseAtEnd(t, s)
 	return s
 }
 

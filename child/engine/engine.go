@@ -13,7 +13,7 @@
 // the interrupt handler stops JS at the deadline and the supervisor's
 // SIGKILL bounds slow C builtins. Whenever the engine runs in-process with
 // nothing above it, turn CloseOnContextDone on, so that nothing can run
-// unbounded (it costs 3.5-5x on hot loops; see QUICKJS-WASM.md).
+// unbounded (it slows every loop several times over; BENCHMARKS.md).
 //
 // This is an implementation package of Warden, with no compatibility
 // promise: its API changes whenever Warden's internals do. Programs that
@@ -43,11 +43,11 @@ type Config struct {
 	// when nothing above the engine can kill it.
 	CloseOnContextDone bool
 	// ReserveLinearMemory allocates each instance's capped linear memory
-	// up front, so that growing it never copies (QUICKJS-WASM.md fact 9):
-	// a child holding 12 MiB of guest data peaks at 22 MiB instead of 62.
-	// Right for a process that runs one instance (a child); in a process
-	// that creates many, the up-front allocation costs 3-8x at
-	// instantiation (BENCHMARKS.md), so it is off by default.
+	// up front, so that growing it never copies (docs/quickjs-wasm.md
+	// fact 8), which keeps a child's peak memory down. Right for a process
+	// that runs one instance (a child); in a process that creates many,
+	// the up-front allocation slows instantiation several times over
+	// (BENCHMARKS.md, "Memory overhead default"), so it is off by default.
 	ReserveLinearMemory bool
 	// Interpreter selects wazero's interpreter instead of the optimizing
 	// compiler. Only for tests and platforms without the compiler.

@@ -224,7 +224,7 @@ func TestHostRequest(t *testing.T) {
 }
 
 // TestNoReentry: a guest value is never converted by running guest code
-// from Go, and host calls never nest (QUICKJS-WASM.md fact 4: either
+// from Go, and host calls never nest (docs/quickjs-wasm.md fact 4: either
 // would crash the Go process).
 func TestNoReentry(t *testing.T) {
 	handler := func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {

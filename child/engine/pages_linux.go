@@ -10,9 +10,9 @@ import (
 // untouchedPages reports, for each page of b (b starts page-aligned or
 // not), whether the page was never touched: neither present in memory
 // nor swapped out, so that it reads as zeros without being scanned.
-// Reading such a page would fault it in (~12 µs a page on the VMs
-// Warden was measured on), so skipping it is what keeps the shadow-stack
-// scan cheap. ok is false when the kernel could not say.
+// Reading such a page would fault it in (slow on the VMs Warden is
+// measured on: BENCHMARKS.md), so skipping it is what keeps the
+// shadow-stack scan cheap. ok is false when the kernel could not say.
 func untouchedPages(b []byte) (untouched []bool, pageSize int, ok bool) {
 	if len(b) == 0 {
 		return nil, 0, false

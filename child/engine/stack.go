@@ -11,7 +11,7 @@ import (
 // from its own observation, that QuickJS hit its stack limit. Pages the
 // kernel says were never touched are zero and are not read: in a fresh
 // child most of the 1 MiB region is untouched, and reading it would
-// fault every page in (3 ms of a warm execution, measured).
+// fault every page in (BENCHMARKS.md, "Behind the comments").
 func (vm *VM) peakStack() int64 {
 	view, ok := vm.mod.Memory().Read(0, vm.stackTop)
 	if !ok {

@@ -19,7 +19,7 @@ var embeddedWasm []byte
 const WasmPackage = "quickjs-wasi@3.7.0"
 
 // WasmSHA256 pins the embedded module (package/quickjs.wasm of WasmPackage).
-// The Makefile checks the same value; see QUICKJS-WASM.md.
+// The Makefile checks the same value; see docs/quickjs-wasm.md.
 const WasmSHA256 = "c0bd8f296e18cf074969f6401b9ecb72609a1323818ec2b9bf7a8f8d740d1363"
 
 // FetchCommand is what a user runs when the module is missing or wrong.

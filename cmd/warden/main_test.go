@@ -10,13 +10,17 @@ import (
 
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // The test binary is also the child `warden run` re-executes.
 func TestMain(m *testing.M) {
 	child.RunIfChild()
-	os.Exit(m.Run())
+	os.Exit(testutil.RunWithCacheDir(m, &cacheDir))
 }
+
+// cacheDir is the tests' shared compilation cache, made by TestMain.
+var cacheDir string
 
 func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
@@ -47,13 +51,7 @@ func TestRunExitCodes(t *testing.T) {
 	os.WriteFile(mod, []byte("export const inc = x => x + 1"), 0o600)
 	// t.TempDir's parents are 0700; children of another uid must search
 	// the path to the cache.
-	cacheRoot, err := os.MkdirTemp("", "warden-cmd-cache")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(cacheRoot) })
-	os.Chmod(cacheRoot, 0o755)
-	cache := "--cache-dir=" + filepath.Join(cacheRoot, "cache")
+	cache := "--cache-dir=" + cacheDir
 	for _, mode := range []string{"supervised", "in-process"} {
 		t.Run(mode, func(t *testing.T) {
 			extra := []string{cache}
