@@ -6,12 +6,14 @@ import (
 	"errors"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"github.com/wardenhq/warden/internal/pagemap"
+	"github.com/wardenhq/warden/ipc"
 )
 
 // keepWarm re-reads a child's resident memory while it waits for its
@@ -33,10 +35,6 @@ type keepWarm struct {
 	dropped  atomic.Int64 // pages that faulted (unmapped since) and were dropped
 }
 
-// MinKeepWarm bounds how often a pass runs. The supervisor raises its
-// Config.KeepWarm to it before sending it; the child applies it again.
-const MinKeepWarm = 100 * time.Millisecond
-
 // warmChunk is how many pages a pass reads between yields: a request
 // that arrives mid-pass waits for at most one chunk (~10-20 us).
 const warmChunk = 256
@@ -49,7 +47,7 @@ func startKeepWarm(interval time.Duration) (*keepWarm, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &keepWarm{pages: pages, interval: max(interval, MinKeepWarm)}
+	k := &keepWarm{pages: pages, interval: max(interval, ipc.MinKeepWarm)}
 	go k.loop()
 	return k, nil
 }
@@ -144,4 +142,13 @@ func residentPages() ([]uintptr, error) {
 		}
 	}
 	return pages, sc.Err()
+}
+
+// mapsRange parses the "start-end" field of a /proc/self/maps line
+// (child/seccomp parses libc's mappings the same way).
+func mapsRange(field string) (start, end uint64, ok bool) {
+	lo, hi, ok := strings.Cut(field, "-")
+	start, err1 := strconv.ParseUint(lo, 16, 64)
+	end, err2 := strconv.ParseUint(hi, 16, 64)
+	return start, end, ok && err1 == nil && err2 == nil && end > start
 }
