@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -126,7 +125,7 @@ func residentPages() ([]uintptr, error) {
 		if len(fields) >= 6 && strings.HasPrefix(fields[5], "[") && fields[5] != "[heap]" && fields[5] != "[stack]" {
 			continue
 		}
-		lo, hi, ok := mapsRange(fields[0])
+		lo, hi, ok := pagemap.MapsRange(fields[0])
 		if !ok {
 			continue
 		}
@@ -142,13 +141,4 @@ func residentPages() ([]uintptr, error) {
 		}
 	}
 	return pages, sc.Err()
-}
-
-// mapsRange parses the "start-end" field of a /proc/self/maps line
-// (child/seccomp parses libc's mappings the same way).
-func mapsRange(field string) (start, end uint64, ok bool) {
-	lo, hi, ok := strings.Cut(field, "-")
-	start, err1 := strconv.ParseUint(lo, 16, 64)
-	end, err2 := strconv.ParseUint(hi, 16, 64)
-	return start, end, ok && err1 == nil && err2 == nil && end > start
 }

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/wardenhq/warden/child/seccomp"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -117,7 +117,7 @@ return {len: a.length, h: sha256("abc"), d, spun: spins > 0};
 	if strings.Join(logs, "|") != "start|got 42" {
 		t.Fatalf("logs %q", logs)
 	}
-	n := threadsSeccomped(t, p.PID())
+	n := testutil.ThreadsSeccomped(t, p.PID())
 	t.Logf("child %d: %d threads, all filtered; child CPU %.1f ms, max RSS %d MiB", p.PID(), n, res.Stats.ChildCPUMS, res.Stats.ChildMaxRSSBytes>>20)
 
 	p.Kill() // graceful: go-plugin's Shutdown, then the child exits
@@ -135,36 +135,4 @@ func requireSeccomp(t *testing.T) {
 	if ok, why := seccomp.Available(); !ok {
 		t.Skipf("kernel without usable seccomp: %s", why)
 	}
-}
-
-// threadsSeccomped checks that every thread of pid runs under one more
-// filter than the test process (ours) and with no_new_privs, and returns
-// how many threads there are.
-func threadsSeccomped(t *testing.T, pid int) int {
-	t.Helper()
-	own := 0
-	if status, err := os.ReadFile("/proc/self/status"); err == nil {
-		if _, v, ok := strings.Cut(string(status), "\nSeccomp_filters:\t"); ok {
-			own, _ = strconv.Atoi(strings.Fields(v)[0])
-		}
-	}
-	dir := fmt.Sprintf("/proc/%d/task", pid)
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, task := range tasks {
-		status, err := os.ReadFile(filepath.Join(dir, task.Name(), "status"))
-		if err != nil {
-			continue // the thread exited meanwhile
-		}
-		for _, want := range []string{"Seccomp:\t2\n", "NoNewPrivs:\t1\n", fmt.Sprintf("Seccomp_filters:\t%d\n", own+1)} {
-			if !bytes.Contains(status, []byte(want)) {
-				t.Errorf("thread %s of %d: no %q in its status", task.Name(), pid, strings.TrimSpace(want))
-			}
-		}
-		n++
-	}
-	return n
 }

@@ -54,13 +54,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wardenhq/warden/internal/pagemap"
 )
 
 // seccompAllowed is the allow-list: syscalls the child may make after
@@ -215,21 +216,13 @@ func parseLibcCode(f io.Reader) ([]seccompRange, error) {
 		if len(fields) < 6 || len(fields[1]) < 3 || fields[1][2] != 'x' || !libcName.MatchString(filepath.Base(fields[5])) {
 			continue
 		}
-		start, end, ok := mapsRange(fields[0])
+		start, end, ok := pagemap.MapsRange(fields[0])
 		if !ok {
 			return nil, fmt.Errorf("child: seccomp: bad line in /proc/self/maps: %q", sc.Text())
 		}
 		code = append(code, seccompRange{start, end})
 	}
 	return code, sc.Err()
-}
-
-// mapsRange parses the "start-end" field of a /proc/self/maps line.
-func mapsRange(field string) (start, end uint64, ok bool) {
-	lo, hi, ok := strings.Cut(field, "-")
-	start, err1 := strconv.ParseUint(lo, 16, 64)
-	end, err2 := strconv.ParseUint(hi, 16, 64)
-	return start, end, ok && err1 == nil && err2 == nil && end > start
 }
 
 // seccompFilter builds the filter for goarch. pid is this process's id:

@@ -28,6 +28,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // The seccomp tests run against the real kernel. The filter is never
@@ -466,10 +468,10 @@ func TestSeccompWorkload(t *testing.T) {
 	}
 
 	step("installed")
-	n0 := checkThreadsSeccomped(t, cmd.Process.Pid)
+	n0 := testutil.ThreadsSeccomped(t, cmd.Process.Pid)
 	fmt.Fprintln(toHelperW, "ping")
 	done := step("done")
-	n1 := checkThreadsSeccomped(t, cmd.Process.Pid)
+	n1 := testutil.ThreadsSeccomped(t, cmd.Process.Pid)
 	fmt.Fprintln(toHelperW, "exit")
 	if err := cmd.Wait(); err != nil {
 		t.Logf("wait: %v", err)
@@ -479,46 +481,6 @@ func TestSeccompWorkload(t *testing.T) {
 	if m := regexp.MustCompile(`threads_created=(\d+)`).FindStringSubmatch(done); m == nil || m[1] == "0" {
 		t.Fatalf("the workload created no OS thread under the filter: %s", done)
 	}
-}
-
-// checkThreadsSeccomped checks that every thread of pid has the filter and
-// no_new_privs, and returns how many threads there are.
-func checkThreadsSeccomped(t *testing.T, pid int) int {
-	t.Helper()
-	dir := fmt.Sprintf("/proc/%d/task", pid)
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, task := range tasks {
-		status, err := os.ReadFile(filepath.Join(dir, task.Name(), "status"))
-		if err != nil {
-			continue // the thread exited meanwhile
-		}
-		for _, want := range []string{"Seccomp:\t2\n", "NoNewPrivs:\t1\n", fmt.Sprintf("Seccomp_filters:\t%d\n", seccompOwnFilters(t)+1)} {
-			if !bytes.Contains(status, []byte(want)) {
-				t.Errorf("thread %s of %d: no %q in its status", task.Name(), pid, strings.TrimSpace(want))
-			}
-		}
-		n++
-	}
-	return n
-}
-
-// seccompOwnFilters is how many seccomp filters the test process itself runs
-// under (0 unless an outer sandbox installed some).
-func seccompOwnFilters(t *testing.T) int {
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^Seccomp_filters:\s+(\d+)$`).FindSubmatch(status)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(string(m[1]))
-	return n
 }
 
 func seccompWorkload() error {
