@@ -13,13 +13,14 @@ import (
 
 	"github.com/wardenhq/warden/child/engine"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
 )
 
 // newEngine is the engine a child runs, and the one the compile child
 // fills the cache for: the two must agree, or children would find no
 // entry for their configuration. It refuses a configuration without a
 // memory profile rather than guess one.
-func newEngine(ctx context.Context, cfg Config) (*engine.Engine, error) {
+func newEngine(ctx context.Context, cfg ipc.ChildConfig) (*engine.Engine, error) {
 	if cfg.MemoryBytes < contract.MinMemoryBytes {
 		return nil, fmt.Errorf("child: configuration: memory_bytes %d is below the minimum %d", cfg.MemoryBytes, contract.MinMemoryBytes)
 	}
@@ -38,7 +39,7 @@ func newEngine(ctx context.Context, cfg Config) (*engine.Engine, error) {
 // compileOnly is the compile child: it puts the compiled module into the
 // cache (wazero compiles it and writes it there, or finds it there) and
 // returns. It runs trusted code only, as the supervisor's uid.
-func compileOnly(ctx context.Context, cfg Config) error {
+func compileOnly(ctx context.Context, cfg ipc.ChildConfig) error {
 	if err := harden(cfg.Harden); err != nil {
 		return err
 	}

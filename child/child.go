@@ -8,10 +8,11 @@
 // calls RunIfChild at the top of main: it recognises go-plugin's magic
 // cookie in the environment, serves, and never returns.
 //
-// The child's configuration arrives in one environment variable
-// (ConfigEnv), because its environment is otherwise empty; it holds no
-// secrets, only its memory profile, its hardening and the cache
-// directory (limits come resolved with each request). Guest output never
+// The child's configuration (ipc.ChildConfig, part of the wire contract)
+// arrives in one environment variable (ipc.ChildConfigEnv), because its
+// environment is otherwise empty; it holds no secrets, only its memory
+// profile, its hardening and the cache directory (limits come resolved
+// with each request). Guest output never
 // reaches the child's stdout (go-plugin's handshake) or stderr (which the
 // supervisor logs as rate-limited text): the engine captures it.
 //
@@ -25,88 +26,19 @@ package child
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/wardenhq/warden/child/engine"
+	"github.com/wardenhq/warden/child/seccomp"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/ipc"
 )
-
-// ConfigEnv is the environment variable that carries Config as JSON.
-const ConfigEnv = "WARDEN_CHILD_CONFIG"
-
-// Config is what the supervisor tells a child.
-//
-// Limits are not part of it: each request carries its own, resolved by
-// the supervisor, and the child enforces them as they come.
-type Config struct {
-	// MemoryBytes is the memory profile this child is prepared for (its
-	// linear-memory cap, contract.LinearMemoryCap); the request's exact
-	// memory limit may be lower. Required.
-	MemoryBytes int64 `json:"memory_bytes"`
-	// CacheDir is the wazero compilation cache shared by all children.
-	CacheDir string `json:"cache_dir"`
-	// CacheDigests is the SHA-256 (hex) of every file in CacheDir, by
-	// path relative to it, as the supervisor recorded them after the
-	// compile child ran. When set, the child refuses to start unless the
-	// cache holds exactly these files with these digests. The cache is
-	// then warm, so the engine only reads it.
-	CacheDigests map[string]string `json:"cache_digests,omitempty"`
-	// CompileOnly makes the process a compile child: it compiles the
-	// module into CacheDir (or loads it from there) and exits 0, without
-	// serving. The supervisor runs one, as its own uid, before the first
-	// child.
-	CompileOnly bool             `json:"compile_only,omitempty"`
-	Harden      HardeningOptions `json:"harden"`
-	// KeepWarmMS, when positive, makes the child re-read its resident
-	// memory every so many milliseconds while it waits for its execution
-	// (keepwarm.go).
-	KeepWarmMS int64 `json:"keep_warm_ms,omitempty"`
-}
-
-// HardeningOptions select the child's self-hardening steps.
-type HardeningOptions struct {
-	// NoNewPrivs sets PR_SET_NO_NEW_PRIVS before anything untrusted runs.
-	NoNewPrivs bool `json:"no_new_privs"`
-	// RlimitDataBytes caps the data segment (all private writable
-	// mappings) when there is no cgroup to cap memory. Zero: no cap.
-	RlimitDataBytes int64 `json:"rlimit_data_bytes,omitempty"`
-	// RlimitCPUSeconds caps the child's CPU time over its whole life
-	// (RLIMIT_CPU, soft = hard: the kernel SIGKILLs it there) when there
-	// is no cgroup, so that a child the supervisor's kill misses still
-	// dies. Zero: no cap.
-	RlimitCPUSeconds int64 `json:"rlimit_cpu_seconds,omitempty"`
-	// RlimitNProc caps the tasks (threads included) of the child's real
-	// uid (RLIMIT_NPROC) when there is no cgroup pids cap. The kernel
-	// counts every task of that uid, so the cap is per child only when
-	// each child has a uid of its own. Zero: no cap.
-	RlimitNProc int64 `json:"rlimit_nproc,omitempty"`
-	// Rlimits, after start-up: no core files, no file writes
-	// (RLIMIT_FSIZE 0), few descriptors.
-	Rlimits bool `json:"rlimits"`
-	// Seccomp installs the system-call filter before the execution runs.
-	Seccomp bool `json:"seccomp"`
-	// PrivateProc: the child was started as root in new mount and PID
-	// namespaces, and mounts a /proc of its own, which shows no process
-	// but itself.
-	PrivateProc bool `json:"private_proc,omitempty"`
-	// UID and GID, when UID is positive: the child was started as root
-	// and switches to them (with no supplementary groups) first thing.
-	UID int `json:"uid,omitempty"`
-	GID int `json:"gid,omitempty"`
-	// NotDumpable clears PR_SET_DUMPABLE once start-up has opened what
-	// it needs of /proc/self: no process of the child's uid can then
-	// ptrace it or read its /proc/PID/mem and environ.
-	NotDumpable bool `json:"not_dumpable,omitempty"`
-}
 
 // IsChild reports whether this process was started as a Warden child.
 func IsChild() bool {
@@ -126,10 +58,12 @@ func RunIfChild() {
 // exits the process when the supervisor is done with it).
 func Main() int {
 	clock := newStartupClock()
-	logger := hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true, Level: hclog.Info, Name: "child"})
-	var cfg Config
-	if err := json.Unmarshal([]byte(os.Getenv(ConfigEnv)), &cfg); err != nil {
-		logger.Error("bad child configuration", "env", ConfigEnv, "error", err.Error())
+	// JSON lines on stderr, which the supervisor reads as bounded text
+	// (ipc/stderr.go), never as records.
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})).With("module", "child")
+	var cfg ipc.ChildConfig
+	if err := json.Unmarshal([]byte(os.Getenv(ipc.ChildConfigEnv)), &cfg); err != nil {
+		logger.Error("bad child configuration", "env", ipc.ChildConfigEnv, "error", err.Error())
 		return 2
 	}
 	if cfg.CompileOnly {
@@ -150,7 +84,7 @@ func Main() int {
 	if err == nil && cfg.Harden.Seccomp {
 		// Everything the filter needs that would open files (the maps of
 		// libc, the time zone) happens now, off the execution's path.
-		err = prepareSeccomp()
+		err = seccomp.Prepare()
 	}
 	if err != nil {
 		logger.Error("child start-up failed", "error", err.Error())
@@ -160,9 +94,6 @@ func Main() int {
 	ipc.Serve(r, logger)
 	return 0
 }
-
-// installSeccompFilter installs the child's system-call filter.
-var installSeccompFilter = func() error { return errors.New("seccomp filter not built into this binary") }
 
 // faultHook is set only in test builds (faults.go, build tag
 // wardenfaults): it lets tests make the child itself misbehave.
@@ -182,7 +113,7 @@ type runner struct {
 
 	keepWarmEvery time.Duration
 	warm          *keepWarm // nil when off or not started
-	logger        hclog.Logger
+	logger        *slog.Logger
 }
 
 // StreamOpened installs the seccomp filter as soon as the execution's
@@ -208,13 +139,13 @@ func (r *runner) StreamOpened() {
 func (r *runner) installFilter() error {
 	r.filterOnce.Do(func() {
 		if r.seccomp {
-			r.filterErr = installSeccompFilter()
+			r.filterErr = seccomp.Install()
 		}
 	})
 	return r.filterErr
 }
 
-func prepare(ctx context.Context, cfg Config, clock *startupClock, logger hclog.Logger) (*runner, error) {
+func prepare(ctx context.Context, cfg ipc.ChildConfig, clock *startupClock, logger *slog.Logger) (*runner, error) {
 	if err := harden(cfg.Harden); err != nil {
 		return nil, err
 	}

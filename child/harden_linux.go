@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wardenhq/warden/internal/pagemap"
+	"github.com/wardenhq/warden/ipc"
 )
 
 // harden applies the child's self-hardening before anything untrusted
@@ -16,7 +17,7 @@ import (
 // root, /proc/self/pagemap is opened while the child still owns its
 // /proc/self (a non-dumpable process's is root's, and pagemap is 0400),
 // and the descriptor keeps working after.
-func harden(o HardeningOptions) error {
+func harden(o ipc.Hardening) error {
 	if o.PrivateProc {
 		if err := mountPrivateProc(); err != nil {
 			return err
@@ -105,7 +106,7 @@ func dropToUser(uid, gid int) error {
 
 // hardenAfterStartup applies the limits that start-up itself would trip
 // over (the compilation cache may be written, files are opened).
-func hardenAfterStartup(o HardeningOptions) error {
+func hardenAfterStartup(o ipc.Hardening) error {
 	if !o.Rlimits {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/wardenhq/warden/internal/pagemap"
+	"github.com/wardenhq/warden/ipc"
 )
 
 // keepWarm re-reads a child's resident memory while it waits for its
@@ -32,10 +33,6 @@ type keepWarm struct {
 	dropped  atomic.Int64 // pages that faulted (unmapped since) and were dropped
 }
 
-// MinKeepWarm bounds how often a pass runs. The supervisor raises its
-// Config.KeepWarm to it before sending it; the child applies it again.
-const MinKeepWarm = 100 * time.Millisecond
-
 // warmChunk is how many pages a pass reads between yields: a request
 // that arrives mid-pass waits for at most one chunk (BENCHMARKS.md,
 // "Behind the comments").
@@ -49,7 +46,7 @@ func startKeepWarm(interval time.Duration) (*keepWarm, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &keepWarm{pages: pages, interval: max(interval, MinKeepWarm)}
+	k := &keepWarm{pages: pages, interval: max(interval, ipc.MinKeepWarm)}
 	go k.loop()
 	return k, nil
 }
@@ -128,7 +125,7 @@ func residentPages() ([]uintptr, error) {
 		if len(fields) >= 6 && strings.HasPrefix(fields[5], "[") && fields[5] != "[heap]" && fields[5] != "[stack]" {
 			continue
 		}
-		lo, hi, ok := mapsRange(fields[0])
+		lo, hi, ok := pagemap.MapsRange(fields[0])
 		if !ok {
 			continue
 		}

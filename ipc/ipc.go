@@ -11,7 +11,8 @@
 //
 // Only this package imports go-plugin, gRPC and protobuf, so it also holds
 // both ends of the process: Serve for the child's main, Start for the
-// supervisor. Everything that crosses the wire is a contract type,
+// supervisor. The child's configuration (ChildConfig) is part of the
+// contract too: the supervisor imports ipc, never the child package. Everything that crosses the wire is a contract type,
 // converted in convert.go and nowhere else. The generated code in ipc/pb
 // is committed; generate.sh rebuilds it.
 //

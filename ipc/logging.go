@@ -11,7 +11,8 @@ import (
 )
 
 // slogAdapter gives go-plugin the hclog.Logger it requires, writing JSON
-// lines that are re-emitted through the caller's slog.Logger. Only
+// lines that are re-emitted through the caller's slog.Logger, on both
+// ends (Start and Serve), so that no other package needs hclog. Only
 // go-plugin's own records arrive here: a child's stderr never reaches
 // go-plugin (stderr.go reads and logs it as text), so nothing a child
 // writes can become a record of its own. (Guest code cannot write to

@@ -28,10 +28,12 @@ import (
 // without the handshake cookie in its environment (IsChild) it prints a
 // message and exits with status 1. The process's stdout carries
 // go-plugin's handshake, so nothing else may write to it; logger (nil:
-// discard) should write to stderr, which the supervisor reads.
-func Serve(r Runner, logger hclog.Logger) {
-	if logger == nil {
-		logger = hclog.NewNullLogger()
+// discard) receives go-plugin's own records and should write to stderr,
+// which the supervisor reads as bounded text (stderr.go).
+func Serve(r Runner, logger *slog.Logger) {
+	hl := hclog.NewNullLogger()
+	if logger != nil {
+		hl = slogAdapter(logger)
 	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: handshake,
@@ -39,7 +41,7 @@ func Serve(r Runner, logger hclog.Logger) {
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			return grpc.NewServer(append(opts, serverOptions...)...)
 		},
-		Logger: logger,
+		Logger: hl,
 	})
 }
 

@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -99,18 +98,18 @@ func (s *Supervisor) fillCache(ctx context.Context) (*cacheState, error) {
 func (s *Supervisor) runCompileChild(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
 	defer cancel()
-	cfg, err := json.Marshal(child.Config{
+	cfg, err := json.Marshal(ipc.ChildConfig{
 		CompileOnly: true,
 		MemoryBytes: s.cfg.Defaults.MemoryBytes,
 		CacheDir:    s.cfg.CacheDir,
-		Harden:      child.HardeningOptions{NoNewPrivs: true},
+		Harden:      ipc.Hardening{NoNewPrivs: true},
 	})
 	if err != nil {
 		return err
 	}
 	cmd := exec.CommandContext(ctx, s.cfg.Binary, s.cfg.ChildArgs...)
 	cmd.Args[0] = "warden-compile"
-	cmd.Env = append([]string{child.ConfigEnv + "=" + string(cfg)}, ipc.ChildEnv()...)
+	cmd.Env = append([]string{ipc.ChildConfigEnv + "=" + string(cfg)}, ipc.ChildEnv()...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

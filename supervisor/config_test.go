@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
 )
 
 // TestPartialCapsKeepTheOthers: setting one cap leaves the others at
@@ -116,7 +116,7 @@ func TestSmallKeepWarmRaised(t *testing.T) {
 
 // idleChildConfig waits for an idle child of s and reads the
 // configuration it was started with from its environment.
-func idleChildConfig(t *testing.T, s *Supervisor) child.Config {
+func idleChildConfig(t *testing.T, s *Supervisor) ipc.ChildConfig {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); s.Stats().Pool.Idle < 1; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -129,8 +129,8 @@ func idleChildConfig(t *testing.T, s *Supervisor) child.Config {
 			continue
 		}
 		for _, kv := range strings.Split(string(env), "\x00") {
-			if v, ok := strings.CutPrefix(kv, child.ConfigEnv+"="); ok {
-				var cfg child.Config
+			if v, ok := strings.CutPrefix(kv, ipc.ChildConfigEnv+"="); ok {
+				var cfg ipc.ChildConfig
 				if err := json.Unmarshal([]byte(v), &cfg); err != nil {
 					t.Fatal(err)
 				}
@@ -141,5 +141,5 @@ func idleChildConfig(t *testing.T, s *Supervisor) child.Config {
 		}
 	}
 	t.Fatal("found no child with a configuration in its environment")
-	return child.Config{}
+	return ipc.ChildConfig{}
 }

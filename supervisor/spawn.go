@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/ipc"
 )
@@ -108,7 +107,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	var capBytes int64
 	memCap := childMemoryCap(memory, s.cfg.MemoryOverheadBytes)
 	t := time.Now()
-	hc := child.HardeningOptions{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp, NotDumpable: true}
+	hc := ipc.Hardening{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp, NotDumpable: true}
 	uid, owned := 0, false
 	if s.uids != nil {
 		if uid, err = s.uids.acquire(); err != nil {
@@ -153,7 +152,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		hc.RlimitCPUSeconds = rlimitCPUSeconds(s.cfg.Caps.Timeout, s.cfg.StartTimeout)
 		hc.RlimitNProc = s.cfg.PidsMax
 	}
-	cfg, err = json.Marshal(child.Config{
+	cfg, err = json.Marshal(ipc.ChildConfig{
 		MemoryBytes:  memory,
 		KeepWarmMS:   max(s.cfg.KeepWarm.Milliseconds(), 0),
 		CacheDir:     s.cfg.CacheDir,
@@ -168,7 +167,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	// An empty environment but for the child's configuration and its Go
 	// runtime settings (go-plugin adds its handshake variables;
 	// SkipHostEnv keeps ours out).
-	cmd.Env = append([]string{child.ConfigEnv + "=" + string(cfg)}, childRuntimeEnv(memCap)...)
+	cmd.Env = append([]string{ipc.ChildConfigEnv + "=" + string(cfg)}, childRuntimeEnv(memCap)...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Setpgid:   true,            // its own process group, killed as one

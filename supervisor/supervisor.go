@@ -29,8 +29,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
 	"github.com/wardenhq/warden/pool"
 )
 
@@ -122,7 +122,7 @@ func New(cfg Config) (*Supervisor, error) {
 	case cfg.KeepWarm > 0:
 		// Raised here, not truncated to milliseconds on the way to the
 		// child, where under 1ms would read as off.
-		cfg.KeepWarm = max(cfg.KeepWarm, child.MinKeepWarm)
+		cfg.KeepWarm = max(cfg.KeepWarm, ipc.MinKeepWarm)
 	}
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = 10 * time.Second

@@ -20,13 +20,14 @@ import (
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/ipc"
 )
 
 // The test binary is its own child: re-executed by the supervisor with
 // go-plugin's cookie, it serves one execution instead of running tests.
 func TestMain(m *testing.M) {
 	// The compile child gets the same arguments: it must compile, not wedge.
-	compileChild := strings.Contains(os.Getenv(child.ConfigEnv), `"compile_only":true`)
+	compileChild := strings.Contains(os.Getenv(ipc.ChildConfigEnv), `"compile_only":true`)
 	if child.IsChild() && !compileChild && len(os.Args) > 1 && os.Args[1] == wedgeArg {
 		wedgedChildMain(os.Args[1:])
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/cgroup"
-	"github.com/wardenhq/warden/child"
+	"github.com/wardenhq/warden/child/seccomp"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/ipc"
 	"github.com/wardenhq/warden/supervisor"
@@ -84,7 +84,7 @@ func doctorChecks() []layerCheck {
 	}{{"network", syscall.CLONE_NEWNET}, {"ipc", syscall.CLONE_NEWIPC}, {"uts", syscall.CLONE_NEWUTS}, {"mount", syscall.CLONE_NEWNS}, {"user", syscall.CLONE_NEWUSER}} {
 		checks = append(checks, namespaceCheck(ns.name, ns.flag))
 	}
-	ok, why := child.SeccompAvailable()
+	ok, why := seccomp.Available()
 	checks = append(checks, layerCheck{"5 seccomp filter", ok, why})
 	nnp := layerCheck{Layer: "5 no_new_privs", Active: true, Detail: "PR_SET_NO_NEW_PRIVS set in every child"}
 	if err := probe(0); err != nil {

@@ -1,7 +1,8 @@
 // Package pagemap reads /proc/self/pagemap: which of this process's pages
 // are in memory, swapped out, or were never touched. The engine uses it to
 // skip never-touched memory when it scans the shadow stack, and a child to
-// list the pages it keeps warm.
+// list the pages it keeps warm. MapsRange parses the address ranges of
+// /proc/self/maps, which both the child and its seccomp filter read.
 //
 // The file is opened once per process, by Open or the first read, and
 // read later with pread alone: a child opens it before its seccomp filter

@@ -1,14 +1,12 @@
 //go:build linux && amd64
 
-package child
+package seccomp
 
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -31,8 +29,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/ipc"
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // The seccomp tests run against the real kernel. The filter is never
@@ -74,17 +71,13 @@ func seccompHelper(action, arg string) int {
 	_ = unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
 	seccompParent, seccompUID = uintptr(os.Getppid()), uintptr(os.Getuid())
 	switch action {
-	case "serve":
-		// The real child: Main reads ConfigEnv, prepares the VM, serves
-		// over go-plugin, and Run installs the filter (child.go).
-		return Main()
 	case "bench-install":
 		return seccompBenchInstall()
 	case "bench-syscall":
 		return seccompBenchSyscall(arg)
 	}
-	if err := installSeccomp(); err != nil {
-		fmt.Fprintln(os.Stderr, "installSeccomp:", err)
+	if err := Install(); err != nil {
+		fmt.Fprintln(os.Stderr, "Install:", err)
 		return seccompHelperInstallFailed
 	}
 	switch action {
@@ -111,7 +104,7 @@ func seccompHelper(action, arg string) int {
 		}
 		return seccompHelperOK
 	case "install-twice":
-		if err := installSeccomp(); err != nil {
+		if err := Install(); err != nil {
 			fmt.Fprintln(os.Stderr, "second install:", err)
 			return seccompHelperWrong
 		}
@@ -286,7 +279,7 @@ func requireSeccomp(t *testing.T) {
 	if err == nil && !bytes.Contains(status, []byte("\nSeccomp:")) {
 		t.Skipf("kernel without seccomp: /proc/self/status has no Seccomp line")
 	}
-	if ok, why := seccompAvailable(); !ok {
+	if ok, why := Available(); !ok {
 		t.Skipf("kernel without usable seccomp: %s", why)
 	}
 }
@@ -426,7 +419,7 @@ func wantNoSeccompConnection(t *testing.T, ln net.Listener) {
 }
 
 // The allowed special cases: clone3 is ENOSYS, tgkill to our own thread
-// works, a second installSeccomp is a no-op.
+// works, a second Install is a no-op.
 func TestSeccompErrnoAndSelf(t *testing.T) {
 	requireSeccomp(t)
 	for _, action := range []string{"clone3", "tgkill-self", "install-twice"} {
@@ -475,10 +468,10 @@ func TestSeccompWorkload(t *testing.T) {
 	}
 
 	step("installed")
-	n0 := checkThreadsSeccomped(t, cmd.Process.Pid)
+	n0 := testutil.ThreadsSeccomped(t, cmd.Process.Pid)
 	fmt.Fprintln(toHelperW, "ping")
 	done := step("done")
-	n1 := checkThreadsSeccomped(t, cmd.Process.Pid)
+	n1 := testutil.ThreadsSeccomped(t, cmd.Process.Pid)
 	fmt.Fprintln(toHelperW, "exit")
 	if err := cmd.Wait(); err != nil {
 		t.Logf("wait: %v", err)
@@ -488,46 +481,6 @@ func TestSeccompWorkload(t *testing.T) {
 	if m := regexp.MustCompile(`threads_created=(\d+)`).FindStringSubmatch(done); m == nil || m[1] == "0" {
 		t.Fatalf("the workload created no OS thread under the filter: %s", done)
 	}
-}
-
-// checkThreadsSeccomped checks that every thread of pid has the filter and
-// no_new_privs, and returns how many threads there are.
-func checkThreadsSeccomped(t *testing.T, pid int) int {
-	t.Helper()
-	dir := fmt.Sprintf("/proc/%d/task", pid)
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, task := range tasks {
-		status, err := os.ReadFile(filepath.Join(dir, task.Name(), "status"))
-		if err != nil {
-			continue // the thread exited meanwhile
-		}
-		for _, want := range []string{"Seccomp:\t2\n", "NoNewPrivs:\t1\n", fmt.Sprintf("Seccomp_filters:\t%d\n", seccompOwnFilters(t)+1)} {
-			if !bytes.Contains(status, []byte(want)) {
-				t.Errorf("thread %s of %d: no %q in its status", task.Name(), pid, strings.TrimSpace(want))
-			}
-		}
-		n++
-	}
-	return n
-}
-
-// seccompOwnFilters is how many seccomp filters the test process itself runs
-// under (0 unless an outer sandbox installed some).
-func seccompOwnFilters(t *testing.T) int {
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^Seccomp_filters:\s+(\d+)$`).FindSubmatch(status)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(string(m[1]))
-	return n
 }
 
 func seccompWorkload() error {
@@ -639,98 +592,13 @@ func seccompGCCount() uint32 {
 	return ms.NumGC
 }
 
-// The real child (Main: prepare, go-plugin, gRPC) serves an execution
-// with the filter on (installed by Run), answers a data request, streams
-// logs, runs past sysmon's one-second refresh, and exits normally when
-// the supervisor shuts it down gracefully (go-plugin then removes its
-// socket file: unlinkat, refused with EPERM).
-func TestSeccompRealChild(t *testing.T) {
-	requireSeccomp(t)
-	cfg, err := json.Marshal(Config{
-		MemoryBytes: contract.DefaultLimits.MemoryBytes,
-		CacheDir:    t.TempDir(),
-		Harden:      HardeningOptions{NoNewPrivs: true, Rlimits: true, Seccomp: true},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := seccompHelperCmd("serve", "")
-	cmd.Env = append(cmd.Env, ConfigEnv+"="+string(cfg))
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	p, err := ipc.Start(ctx, ipc.ProcessConfig{Cmd: cmd, StartTimeout: 60 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Kill()
-	if _, err := p.Client().Ping(ctx); err != nil {
-		t.Fatal(err)
-	}
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.PID()))
-	if err != nil || !bytes.Contains(status, []byte("Seccomp:\t0\n")) {
-		t.Fatalf("the child has a filter before its execution (%v)", err)
-	}
-
-	code := `
-console.log("start");
-const a = [];
-for (let i = 0; i < 50000; i++) a.push({i, s: "x" + i});
-const d = await host.request("double", {n: input.n});
-console.log("got", JSON.stringify(d));
-const end = Date.now() + 1200;
-let spins = 0;
-while (Date.now() < end) spins++;
-return {len: a.length, h: sha256("abc"), d, spun: spins > 0};
-`
-	// A child runs resolved limits, as the supervisor sends them.
-	limits, _, err := contract.Resolve(contract.Limits{Timeout: 10 * time.Second, DataRequests: 10, DataBytes: 1 << 20}, contract.DefaultLimits, contract.DefaultCaps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var logs []string
-	res, err := p.Client().Execute(ctx, contract.Request{
-		ID: "seccomp", Code: code, Input: json.RawMessage(`{"n":21}`), Limits: limits,
-	}, func(e contract.Event) {
-		if e.Log != nil {
-			logs = append(logs, e.Log.Text)
-		}
-	}, func(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-		var in struct{ N int }
-		if err := json.Unmarshal(args, &in); err != nil || name != "double" {
-			return nil, fmt.Errorf("bad request %s %s", name, args)
-		}
-		return json.RawMessage(strconv.Itoa(2 * in.N)), nil
-	})
-	if err != nil {
-		t.Fatalf("execute: %v", err)
-	}
-	if !res.OK {
-		t.Fatalf("execution failed: %+v", res.Error)
-	}
-	want := `{"len":50000,"h":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad","d":42,"spun":true}`
-	if string(res.Value) != want {
-		t.Fatalf("value %s, want %s", res.Value, want)
-	}
-	if strings.Join(logs, "|") != "start|got 42" {
-		t.Fatalf("logs %q", logs)
-	}
-	n := checkThreadsSeccomped(t, p.PID())
-	t.Logf("child %d: %d threads, all filtered; child CPU %.1f ms, max RSS %d MiB", p.PID(), n, res.Stats.ChildCPUMS, res.Stats.ChildMaxRSSBytes>>20)
-
-	p.Kill() // graceful: go-plugin's Shutdown, then the child exits
-	if cmd.ProcessState == nil {
-		t.Fatal("the child was not reaped")
-	}
-	wantSeccompExit0(t, cmd.ProcessState.Sys().(syscall.WaitStatus), "")
-}
-
-// seccompAvailable says yes on this machine (the tests above would have
+// Available says yes on this machine (the tests above would have
 // skipped otherwise), and names what it checked.
 func TestSeccompAvailable(t *testing.T) {
-	ok, why := seccompAvailable()
-	t.Logf("seccompAvailable: %v, %s", ok, why)
-	if ok2, why2 := SeccompAvailable(); ok2 != ok || why2 != why {
-		t.Fatal("SeccompAvailable and seccompAvailable disagree")
+	ok, why := Available()
+	t.Logf("Available: %v, %s", ok, why)
+	if ok && !strings.Contains(why, "instruction allow-list") {
+		t.Fatalf("Available says yes without naming the filter: %s", why)
 	}
 }
 
@@ -1005,14 +873,14 @@ func BenchmarkSeccompFilterBuild(b *testing.B) {
 	}
 }
 
-// installSeccomp in a fresh helper (the test binary just started, like
-// a child): ns/op is the helper's own measurement of installSeccomp when
-// prepareSeccomp already ran (what Run pays if start-up prepared the
-// filter), prepare-ns the cost of prepareSeccomp (reading
+// Install in a fresh helper (the test binary just started, like
+// a child): ns/op is the helper's own measurement of Install when
+// Prepare already ran (what Run pays if start-up prepared the
+// filter), prepare-ns the cost of Prepare (reading
 // /proc/self/maps, building the program, loading the time zone), not the
 // process start. The medians of the b.N helpers are reported.
 func BenchmarkSeccompInstall(b *testing.B) {
-	if ok, why := seccompAvailable(); !ok {
+	if ok, why := Available(); !ok {
 		b.Skip(why)
 	}
 	var prepare, install []float64
@@ -1038,12 +906,12 @@ func BenchmarkSeccompInstall(b *testing.B) {
 
 func seccompBenchInstall() int {
 	start := time.Now()
-	if err := prepareSeccomp(); err != nil {
+	if err := Prepare(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return seccompHelperInstallFailed
 	}
 	prepared := time.Now()
-	if err := installSeccomp(); err != nil {
+	if err := Install(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return seccompHelperInstallFailed
 	}
@@ -1058,7 +926,7 @@ func seccompBenchInstall() int {
 // it constant-time), tgkill(self, self, 0) runs the filter up to its
 // argument check. ns/op is per system call, measured in the helper.
 func BenchmarkSeccompSyscall(b *testing.B) {
-	if ok, why := seccompAvailable(); !ok {
+	if ok, why := Available(); !ok {
 		b.Skip(why)
 	}
 	for _, call := range []string{"getpid", "tgkill"} {
@@ -1088,7 +956,7 @@ func seccompBenchSyscall(arg string) int {
 		return seccompHelperWrong
 	}
 	if parts[1] == "filter" {
-		if err := installSeccomp(); err != nil {
+		if err := Install(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return seccompHelperInstallFailed
 		}

@@ -1,4 +1,4 @@
-package child
+package seccomp
 
 // Layer 5 of the defence: a seccomp filter on the whole child process.
 //
@@ -6,7 +6,7 @@ package child
 // instantiated, the gRPC connection to the supervisor up), the only
 // things it still does are: run wasm, allocate, schedule goroutines on
 // OS threads, sleep, wait on its already-open sockets and pipes, read the
-// clock and its own rusage, and exit. installSeccomp then installs a
+// clock and its own rusage, and exit. Install then installs a
 // classic-BPF allow-list of exactly those system calls on every thread
 // (SECCOMP_FILTER_FLAG_TSYNC). Any other system call - execve, fork, a
 // new socket, opening a file, ptrace, namespaces, mounts, ... - kills the
@@ -54,21 +54,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wardenhq/warden/internal/pagemap"
 )
-
-// The child's Run installs the filter through this hook (child.go) when
-// the supervisor asks for the seccomp layer.
-func init() { installSeccompFilter = installSeccomp }
-
-// SeccompAvailable is seccompAvailable, for `warden doctor`.
-func SeccompAvailable() (bool, string) { return seccompAvailable() }
 
 // seccompAllowed is the allow-list: syscalls the child may make after
 // start-up with any arguments. The order is the order of the checks in
@@ -222,21 +216,13 @@ func parseLibcCode(f io.Reader) ([]seccompRange, error) {
 		if len(fields) < 6 || len(fields[1]) < 3 || fields[1][2] != 'x' || !libcName.MatchString(filepath.Base(fields[5])) {
 			continue
 		}
-		start, end, ok := mapsRange(fields[0])
+		start, end, ok := pagemap.MapsRange(fields[0])
 		if !ok {
 			return nil, fmt.Errorf("child: seccomp: bad line in /proc/self/maps: %q", sc.Text())
 		}
 		code = append(code, seccompRange{start, end})
 	}
 	return code, sc.Err()
-}
-
-// mapsRange parses the "start-end" field of a /proc/self/maps line.
-func mapsRange(field string) (start, end uint64, ok bool) {
-	lo, hi, ok := strings.Cut(field, "-")
-	start, err1 := strconv.ParseUint(lo, 16, 64)
-	end, err2 := strconv.ParseUint(hi, 16, 64)
-	return start, end, ok && err1 == nil && err2 == nil && end > start
 }
 
 // seccompFilter builds the filter for goarch. pid is this process's id:
@@ -418,7 +404,7 @@ func preloadBeforeSeccomp() {
 	_, _ = time.Now().Zone()
 }
 
-// seccompPrepared is the filter, built once by prepareSeccomp.
+// seccompPrepared is the filter, built once by Prepare.
 var seccompPrepared struct {
 	once sync.Once
 	prog []unix.SockFilter
@@ -433,12 +419,12 @@ var seccompInstalled struct {
 	done bool
 }
 
-// prepareSeccomp builds the filter (it reads /proc/self/maps) and runs
-// the lazy initialisations that would open files later. It takes most of
-// installSeccomp's time, so a caller may run it at start-up, off the
-// execution's path; installSeccomp runs it if no one did. The libc
-// mapping and the pid it captures do not change afterwards.
-func prepareSeccomp() error {
+// Prepare builds the filter (it reads /proc/self/maps) and runs the lazy
+// initialisations that would open files later. It takes most of Install's
+// time, so a caller may run it at start-up, off the execution's path;
+// Install runs it if no one did. The libc mapping and the pid it captures
+// do not change afterwards.
+func Prepare() error {
 	seccompPrepared.once.Do(func() {
 		libc, err := libcCode()
 		if err != nil {
@@ -451,21 +437,21 @@ func prepareSeccomp() error {
 	return seccompPrepared.err
 }
 
-// installSeccomp installs the filter on every thread of the process. It
-// must be called after start-up (engine loaded, VM initialised, gRPC
-// connection up) and before untrusted code runs. It sets
+// Install installs the filter on every thread of the process. It must be
+// called after start-up (engine loaded, VM initialised, gRPC connection
+// up) and before untrusted code runs. It sets
 // PR_SET_NO_NEW_PRIVS itself, on the thread that installs the filter:
 // the attribute is per thread, and TSYNC requires it on the caller (it
 // then copies it to every thread together with the filter).
 //
 // On an error nothing has been installed. A second call does nothing.
-func installSeccomp() error {
+func Install() error {
 	seccompInstalled.Lock()
 	defer seccompInstalled.Unlock()
 	if seccompInstalled.done {
 		return nil
 	}
-	if err := prepareSeccomp(); err != nil {
+	if err := Prepare(); err != nil {
 		return err
 	}
 	prog := seccompPrepared.prog
@@ -490,11 +476,11 @@ func installSeccomp() error {
 	return nil
 }
 
-// seccompAvailable reports, for `warden doctor`, whether this kernel can
-// run installSeccomp: filters, SECCOMP_RET_KILL_PROCESS and
-// SECCOMP_RET_ERRNO (Linux 4.14+, which implies TSYNC, Linux 3.17+), and
-// a known syscall table for this architecture.
-func seccompAvailable() (bool, string) {
+// Available reports, for `warden doctor`, whether this kernel can run
+// Install: filters, SECCOMP_RET_KILL_PROCESS and SECCOMP_RET_ERRNO
+// (Linux 4.14+, which implies TSYNC, Linux 3.17+), and a known syscall
+// table for this architecture.
+func Available() (bool, string) {
 	if _, ok := seccompArches[runtime.GOARCH]; !ok {
 		return false, fmt.Sprintf("no seccomp syscall table for %s", runtime.GOARCH)
 	}
