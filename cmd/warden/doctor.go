@@ -76,6 +76,7 @@ func doctorChecks(cfg supervisor.Config) []layerCheck {
 			sup.Close(ctx)
 		}()
 	}
+	proc := len(checks) // processCheck's line
 	checks = append(checks, processCheck(sup, supErr), cacheCheck(sup, supErr))
 	// Every process-level layer as the supervisor configures its
 	// children, not as this process could (Supervisor.Layers).
@@ -90,6 +91,15 @@ func doctorChecks(cfg supervisor.Config) []layerCheck {
 	checks = append(checks, isolationChecks(l, supErr)...)
 	checks = append(checks, boundsChecks(sup, supErr)...)
 	checks = append(checks, layerCheck{"7 kill at deadline + grace", true, "SIGKILL of the child's process group; Pdeathsig ties children to the supervisor"})
+	if supErr == nil {
+		// Where the kernel shows it, check the supervisor's word against
+		// a live child (the pool refills after processCheck's execution).
+		seen, err := seeIdleChild(l, 2*time.Second)
+		confirmInChild(checks, seen, err)
+		if err != nil {
+			checks[proc].Detail += "; the hardening of a live child could not be read: " + err.Error()
+		}
+	}
 	// In layer order (the first digit), each layer's checks as made.
 	sort.SliceStable(checks, func(i, j int) bool { return checks[i].Layer[0] < checks[j].Layer[0] })
 	return checks
