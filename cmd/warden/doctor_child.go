@@ -23,7 +23,8 @@ type childSeen struct {
 	noNewPrivs, seccompFilter bool
 	uid                       int
 	// notDumpable: the kernel makes a non-dumpable process's /proc
-	// files root's; known only for a child that is not root.
+	// files root's; known only for a child that is not root, in this
+	// process's user namespace.
 	notDumpable, dumpableKnown bool
 	// ownNS names the namespaces whose /proc/PID/ns link differs from
 	// this process's; nsErr says why they could not be read.
@@ -81,10 +82,6 @@ func seeChild() (childSeen, error) {
 			s.uid, _ = strconv.Atoi(f[0])
 		}
 	}
-	var st syscall.Stat_t
-	if s.uid != 0 && syscall.Stat(fmt.Sprintf("/proc/%d/status", pid), &st) == nil {
-		s.dumpableKnown, s.notDumpable = true, st.Uid == 0
-	}
 	if limits, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid)); err == nil {
 		s.rlimits = hasLimit(limits, "Max core file size", "0") && hasLimit(limits, "Max file size", "0") &&
 			hasLimit(limits, "Max open files", "64")
@@ -101,6 +98,12 @@ func seeChild() (childSeen, error) {
 			continue
 		}
 		s.ownNS[name] = theirs != ours
+	}
+	// In a user namespace of its own, the owner is that namespace's root
+	// (which may map to the child's own uid): only tell in ours.
+	var st syscall.Stat_t
+	if own, ok := s.ownNS["user"]; ok && !own && s.uid != 0 && syscall.Stat(fmt.Sprintf("/proc/%d/status", pid), &st) == nil {
+		s.dumpableKnown, s.notDumpable = true, st.Uid == 0
 	}
 	return s, nil
 }

@@ -49,7 +49,7 @@ func TestDoctorReportsLayersSwitchedOff(t *testing.T) {
 // /proc shows of a live child.
 func TestDoctorConfirmsInALiveChild(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("skipping: a non-root supervisor cannot read its non-dumpable children's /proc/PID/ns")
+		t.Skip("skipping: needs root; a non-root supervisor's children have user namespaces of their own, where /proc does not tell whether they are dumpable")
 	}
 	checks := doctorChecks(supervisor.Config{PoolSize: 1, CacheDir: filepath.Join(testutil.TempPublicDir(t), "cache")})
 	confirmable := []string{"5 seccomp filter", "5 no_new_privs", "5 rlimits", "5 not dumpable",
