@@ -79,29 +79,69 @@ func (s *Supervisor) closeCgroups() error {
 	return s.cgroups.Close()
 }
 
-// Layers reports which process-level layers of defence are active.
+// Layers reports which process-level layers of defence are active: what
+// the supervisor configures for its children, as it configures it.
 type Layers struct {
 	CgroupMode string // "v1", "v2" or "" when missing
 	CgroupNote string // why it is missing
+	// FallbackRlimits name the rlimits that stand in for the cgroup
+	// layer's caps when it is missing (none with a cgroup layer).
+	FallbackRlimits []string
 	// ChildUIDBase and ChildUIDCount are the range each child's own uid
 	// comes from (zero when children have none of their own).
 	ChildUIDBase, ChildUIDCount int
 	// UserNote says how children are made unprivileged, or that they
 	// are not.
 	UserNote string
+	// Namespaces name the namespaces children get, of "network", "ipc",
+	// "uts", "mount", "user", "pid" and "cgroup" (none with
+	// Config.NoNamespaces).
+	Namespaces []string
 	// PIDNamespace and CgroupNamespace report whether children get
 	// them, and PrivateProc whether they mount a /proc that shows only
 	// their own PID namespace; NamespaceNote says why not.
 	PIDNamespace, CgroupNamespace, PrivateProc bool
 	NamespaceNote                              string
+	// NoNewPrivs and NotDumpable report whether children set
+	// PR_SET_NO_NEW_PRIVS and clear PR_SET_DUMPABLE.
+	NoNewPrivs, NotDumpable bool
+	// Seccomp reports whether children are asked to install the seccomp
+	// filter (off with Config.NoSeccomp); whether the kernel can is
+	// the child's to check (warden doctor asks child/seccomp).
+	Seccomp bool
+	// Rlimits reports whether children set their after-start-up rlimits
+	// (no core files, no file writes, few descriptors; off with
+	// Config.NoRlimits).
+	Rlimits bool
 }
 
-// Layers reports the supervisor's process-level layers.
+// namespaceNames name the namespaces of clone flags, in Layers' order.
+var namespaceNames = []struct {
+	flag uintptr
+	name string
+}{
+	{syscall.CLONE_NEWNET, "network"}, {syscall.CLONE_NEWIPC, "ipc"}, {syscall.CLONE_NEWUTS, "uts"},
+	{syscall.CLONE_NEWNS, "mount"}, {syscall.CLONE_NEWUSER, "user"}, {syscall.CLONE_NEWPID, "pid"},
+	{syscall.CLONE_NEWCGROUP, "cgroup"},
+}
+
+// Layers reports the supervisor's process-level layers, from the
+// hardening every spawn asks its child for (childHardening).
 func (s *Supervisor) Layers() Layers {
+	hc := s.childHardening()
 	l := Layers{CgroupNote: s.cgroupNote, UserNote: s.userNote, NamespaceNote: s.nsNote,
 		PIDNamespace:    s.nsFlags&syscall.CLONE_NEWPID != 0,
 		CgroupNamespace: s.nsFlags&syscall.CLONE_NEWCGROUP != 0,
-		PrivateProc:     s.privateProc(),
+		PrivateProc:     hc.PrivateProc,
+		NoNewPrivs:      hc.NoNewPrivs,
+		NotDumpable:     hc.NotDumpable,
+		Seccomp:         hc.Seccomp,
+		Rlimits:         hc.Rlimits,
+	}
+	for _, ns := range namespaceNames {
+		if s.nsFlags&ns.flag != 0 {
+			l.Namespaces = append(l.Namespaces, ns.name)
+		}
 	}
 	if s.uids != nil {
 		l.ChildUIDBase, l.ChildUIDCount = s.uids.base, s.uids.count
@@ -111,6 +151,17 @@ func (s *Supervisor) Layers() Layers {
 	}
 	if s.cgroups != nil {
 		l.CgroupMode = s.cgroups.Mode()
+	} else {
+		// What a child of the default memory profile is given.
+		s.fallbackRlimits(childMemoryCap(s.cfg.Defaults.MemoryBytes, s.cfg.MemoryOverheadBytes), &hc)
+		for _, r := range []struct {
+			name string
+			v    int64
+		}{{"RLIMIT_DATA", hc.RlimitDataBytes}, {"RLIMIT_CPU", hc.RlimitCPUSeconds}, {"RLIMIT_NPROC", hc.RlimitNProc}} {
+			if r.v > 0 {
+				l.FallbackRlimits = append(l.FallbackRlimits, r.name)
+			}
+		}
 	}
 	return l
 }

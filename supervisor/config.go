@@ -1,10 +1,14 @@
 package supervisor
 
 import (
+	"errors"
+	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
 )
 
 // Config configures a Supervisor. It is copied and validated once in New;
@@ -149,3 +153,91 @@ const (
 	CgroupsRequired
 	CgroupsOff
 )
+
+// resolveChildCommand resolves the child's binary, its arguments and the
+// logger.
+func resolveChildCommand(cfg *Config) error {
+	if cfg.Binary == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("supervisor: find own executable: %w", err)
+		}
+		cfg.Binary = exe
+	}
+	if _, err := os.Stat(cfg.Binary); err != nil {
+		return fmt.Errorf("supervisor: child binary: %w", err)
+	}
+	if cfg.ChildArgs == nil {
+		cfg.ChildArgs = []string{"child"}
+	}
+	cfg.ChildArgs = append([]string(nil), cfg.ChildArgs...)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return nil
+}
+
+// resolveCacheDir resolves the compilation cache's directory and
+// prepares it for children of uids (nil: children keep the supervisor's
+// user).
+func resolveCacheDir(cfg *Config, uids *uidRange) error {
+	if cfg.CacheDir == "" {
+		dir, err := DefaultCacheDir()
+		if err != nil {
+			return err
+		}
+		cfg.CacheDir = dir
+	}
+	// Children read the cache as their own uids: any uid of the range
+	// stands for all (none owns anything).
+	readerUID := -1
+	if uids != nil {
+		readerUID = uids.base
+	}
+	dir, err := prepareCacheDir(cfg.CacheDir, readerUID, readerUID)
+	if err != nil {
+		return err
+	}
+	cfg.CacheDir = dir
+	return nil
+}
+
+// resolveDefaults refuses negative durations and sizes and resolves every
+// other default, so that what reaches a child is final.
+func resolveDefaults(cfg *Config) error {
+	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 || cfg.MaxInputBytes < 0 {
+		return errors.New("supervisor: negative duration or size in Config")
+	}
+	if cfg.KillGrace == 0 {
+		cfg.KillGrace = 250 * time.Millisecond
+	}
+	switch {
+	case cfg.KeepWarm == 0:
+		cfg.KeepWarm = time.Second
+	case cfg.KeepWarm > 0:
+		// Raised here, not truncated to milliseconds on the way to the
+		// child, where under 1ms would read as off.
+		cfg.KeepWarm = max(cfg.KeepWarm, ipc.MinKeepWarm)
+	}
+	if cfg.StartTimeout == 0 {
+		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.MaxInputBytes == 0 {
+		cfg.MaxInputBytes = DefaultMaxInputBytes
+	}
+	// Caps and Defaults are merged field by field with the contract's:
+	// a default set above its cap is the caller's mistake, one left
+	// unset is lowered to the cap.
+	defaults, caps, err := contract.ConfigLimits(cfg.Defaults, cfg.Caps)
+	if err != nil {
+		return fmt.Errorf("supervisor: Config.Defaults and Config.Caps: %w", err)
+	}
+	cfg.Defaults, cfg.Caps = defaults, caps
+	if cfg.MemoryOverheadBytes == 0 {
+		cfg.MemoryOverheadBytes = DefaultMemoryOverhead
+	}
+	if cfg.PidsMax == 0 {
+		cfg.PidsMax = 64
+	}
+	return nil
+}

@@ -18,6 +18,18 @@ const baseNamespaces = syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLO
 // and in its own cgroup namespace it sees its cgroup as the root.
 const isolationNamespaces = syscall.CLONE_NEWPID | syscall.CLONE_NEWCGROUP
 
+// startNamespaces chooses the namespaces children get: none with
+// Config.NoNamespaces, else what the kernel allows (namespaceFlags).
+func (s *Supervisor) startNamespaces() {
+	if s.cfg.NoNamespaces {
+		return
+	}
+	s.nsFlags, s.nsNote = namespaceFlags()
+	if s.nsNote != "" {
+		s.log.Warn("children get fewer namespaces", "reason", s.nsNote)
+	}
+}
+
 // namespaceFlags are the namespaces a child gets, and a note when the
 // kernel refused the PID and cgroup namespaces (children then get the
 // others). As root no user namespace is needed; without root a user

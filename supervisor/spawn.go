@@ -90,7 +90,10 @@ func (p *process) rusage() (cpu time.Duration, maxRSS int64, ok bool) {
 	return cpu, ru.Maxrss * 1024, true
 }
 
-// spawn starts one child prepared for memory bytes.
+// spawn starts one child prepared for memory bytes, in these steps:
+// wait for the compilation cache, take a uid, make the cgroup, build the
+// command, start it and complete the handshake, then ping it and open
+// its execution's stream.
 func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err error) {
 	cache, err := s.compile.wait(ctx, s.fillCache)
 	if err != nil {
@@ -102,18 +105,14 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	// gate is not part of it; the child holding the gate has its own.
 	startCtx, cancelStart := context.WithTimeoutCause(ctx, s.cfg.StartTimeout, errStartTimeout)
 	defer cancelStart()
-	var cfg []byte
-	var group cgroupGroup
-	var capBytes int64
 	memCap := childMemoryCap(memory, s.cfg.MemoryOverheadBytes)
 	t := time.Now()
-	hc := ipc.Hardening{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp, NotDumpable: true}
-	uid, owned := 0, false
-	if s.uids != nil {
-		if uid, err = s.uids.acquire(); err != nil {
-			return nil, err
-		}
-		owned = true
+	hc := s.childHardening()
+	uid, owned, err := s.takeUID()
+	if err != nil {
+		return nil, err
+	}
+	if owned {
 		// The child starts as root, mounts its own /proc and switches
 		// to uid before it reads anything untrusted.
 		hc.UID, hc.GID = uid, uid
@@ -127,32 +126,96 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 			}
 		}()
 	}
-	hc.PrivateProc = s.privateProc()
-	if s.cgroups != nil {
-		capBytes = memCap
-		g, err := s.cgroups.Create(fmt.Sprintf("child-%d", s.spawnSeq.Add(1)), capBytes, s.cfg.PidsMax)
-		if err != nil {
-			return nil, fmt.Errorf("supervisor: child cgroup: %w", err)
-		}
-		group = g
-		t = s.phaseDone(phaseCgroup, t)
-	} else {
-		// No cgroup: the child caps its own data segment instead.
-		// RLIMIT_DATA counts every private writable mapping, and the Go
-		// runtime maps its heap in 64 MiB arenas, so a child needs far
-		// more than its heap to start (BENCHMARKS.md, "Behind the
-		// comments") and the fallback is coarser than a cgroup cap.
-		hc.RlimitDataBytes = memCap + rlimitDataSlack
-		// Nothing in the kernel counts the child's CPU or tasks either:
-		// RLIMIT_CPU kills a child that outlives the supervisor's SIGKILL
-		// timer, and RLIMIT_NPROC stands in for the pids cap. The kernel
-		// counts RLIMIT_NPROC over every task of the child's real uid, so
-		// it caps one child only when each child has a uid of its own;
-		// children sharing a uid share the budget.
-		hc.RlimitCPUSeconds = rlimitCPUSeconds(s.cfg.Caps.Timeout, s.cfg.StartTimeout)
-		hc.RlimitNProc = s.cfg.PidsMax
+	group, capBytes, err := s.makeCgroup(memCap, &hc)
+	if err != nil {
+		return nil, err
 	}
-	cfg, err = json.Marshal(ipc.ChildConfig{
+	if group != nil {
+		t = s.phaseDone(phaseCgroup, t)
+	}
+	cmd, pc, err := s.buildCommand(startCtx, memory, memCap, cache, hc, group, uid)
+	if err != nil {
+		return nil, err
+	}
+	execAt := time.Now()
+	proc, err := s.startChild(startCtx, pc, group, cache)
+	if err != nil {
+		return nil, err
+	}
+	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes, uids: s.uids, uid: uid}
+	owned = false // p.Discard gives it back
+	t = s.phaseDone(phaseHandshake, execAt)
+	account, err := s.pingAndOpen(startCtx, p.proc, t)
+	if err != nil {
+		p.Discard()
+		return nil, err
+	}
+	s.startup.addChild(account, execAt)
+	// Nothing runs in the child between now and its execution, so this is
+	// the baseline an OOM kill is measured against.
+	p.oomAtReady = p.oomKills()
+	return p, nil
+}
+
+// childHardening is the hardening every child of s is asked for, before
+// its own uid and the no-cgroup fallback's rlimits (makeCgroup). Layers
+// reports from it.
+func (s *Supervisor) childHardening() ipc.Hardening {
+	hc := ipc.Hardening{NoNewPrivs: true, Rlimits: !s.cfg.NoRlimits, Seccomp: !s.cfg.NoSeccomp, NotDumpable: true}
+	hc.PrivateProc = s.privateProc()
+	return hc
+}
+
+// takeUID takes the child's own uid from the range; owned is false when
+// children have none of their own (uid is then 0).
+func (s *Supervisor) takeUID() (uid int, owned bool, err error) {
+	if s.uids == nil {
+		return 0, false, nil
+	}
+	if uid, err = s.uids.acquire(); err != nil {
+		return 0, false, err
+	}
+	return uid, true, nil
+}
+
+// makeCgroup creates the child's cgroup capped at memCap, and returns it
+// with its cap. Without the cgroup layer it returns no group and puts
+// the fallback rlimits into hc instead.
+func (s *Supervisor) makeCgroup(memCap int64, hc *ipc.Hardening) (cgroupGroup, int64, error) {
+	if s.cgroups == nil {
+		s.fallbackRlimits(memCap, hc)
+		return nil, 0, nil
+	}
+	g, err := s.cgroups.Create(fmt.Sprintf("child-%d", s.spawnSeq.Add(1)), memCap, s.cfg.PidsMax)
+	if err != nil {
+		return nil, 0, fmt.Errorf("supervisor: child cgroup: %w", err)
+	}
+	return g, memCap, nil
+}
+
+// fallbackRlimits puts into hc the rlimits that stand in for the cgroup
+// layer's caps of a child capped at memCap.
+func (s *Supervisor) fallbackRlimits(memCap int64, hc *ipc.Hardening) {
+	// No cgroup: the child caps its own data segment instead.
+	// RLIMIT_DATA counts every private writable mapping, and the Go
+	// runtime maps its heap in 64 MiB arenas, so a child needs far
+	// more than its heap to start (BENCHMARKS.md, "Behind the
+	// comments") and the fallback is coarser than a cgroup cap.
+	hc.RlimitDataBytes = memCap + rlimitDataSlack
+	// Nothing in the kernel counts the child's CPU or tasks either:
+	// RLIMIT_CPU kills a child that outlives the supervisor's SIGKILL
+	// timer, and RLIMIT_NPROC stands in for the pids cap. The kernel
+	// counts RLIMIT_NPROC over every task of the child's real uid, so
+	// it caps one child only when each child has a uid of its own;
+	// children sharing a uid share the budget.
+	hc.RlimitCPUSeconds = rlimitCPUSeconds(s.cfg.Caps.Timeout, s.cfg.StartTimeout)
+	hc.RlimitNProc = s.cfg.PidsMax
+}
+
+// buildCommand is the child's command, with its configuration, and how
+// ipc.Start runs it (within startCtx's budget).
+func (s *Supervisor) buildCommand(startCtx context.Context, memory, memCap int64, cache *cacheState, hc ipc.Hardening, group cgroupGroup, uid int) (*exec.Cmd, ipc.ProcessConfig, error) {
+	cfg, err := json.Marshal(ipc.ChildConfig{
 		MemoryBytes:  memory,
 		KeepWarmMS:   max(s.cfg.KeepWarm.Milliseconds(), 0),
 		CacheDir:     s.cfg.CacheDir,
@@ -160,7 +223,7 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		Harden:       hc,
 	})
 	if err != nil {
-		return nil, err
+		return nil, ipc.ProcessConfig{}, err
 	}
 	cmd := exec.Command(s.cfg.Binary, s.cfg.ChildArgs...)
 	cmd.Args[0] = "warden-child"
@@ -195,7 +258,12 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 	if dl, ok := startCtx.Deadline(); ok {
 		pc.StartTimeout = max(time.Until(dl), time.Millisecond)
 	}
-	execAt := time.Now()
+	return cmd, pc, nil
+}
+
+// startChild starts the child and completes go-plugin's handshake. When
+// that fails it deletes the child's cgroup and says why.
+func (s *Supervisor) startChild(startCtx context.Context, pc ipc.ProcessConfig, group cgroupGroup, cache *cacheState) (*ipc.Process, error) {
 	proc, err := ipc.Start(startCtx, pc)
 	if err != nil {
 		if group != nil {
@@ -207,27 +275,24 @@ func (s *Supervisor) spawn(ctx context.Context, memory int64) (_ *process, err e
 		}
 		return nil, s.startFailed(startCtx, fmt.Sprintf("start child %s", s.cfg.Binary), err)
 	}
-	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes, uids: s.uids, uid: uid}
-	owned = false // p.Discard gives it back
-	// Establish the gRPC connection and the execution's stream now, not
-	// on the execution's path.
-	t = s.phaseDone(phaseHandshake, execAt)
+	return proc, nil
+}
+
+// pingAndOpen establishes the gRPC connection and the execution's stream
+// now, not on the execution's path, and returns the child's start-up
+// account (its first ping's answer). t is when the handshake ended. The
+// caller discards the child when it fails.
+func (s *Supervisor) pingAndOpen(startCtx context.Context, proc *ipc.Process, t time.Time) (ipc.Startup, error) {
 	account, err := proc.Client().Ping(startCtx)
 	if err != nil {
-		p.Discard()
-		return nil, s.startFailed(startCtx, fmt.Sprintf("child %d did not answer its first ping", proc.PID()), err)
+		return account, s.startFailed(startCtx, fmt.Sprintf("child %d did not answer its first ping", proc.PID()), err)
 	}
 	t = s.phaseDone(phasePing, t)
 	if err := openStream(startCtx, proc.Client()); err != nil {
-		p.Discard()
-		return nil, s.startFailed(startCtx, fmt.Sprintf("child %d: open its execution's stream", proc.PID()), err)
+		return account, s.startFailed(startCtx, fmt.Sprintf("child %d: open its execution's stream", proc.PID()), err)
 	}
 	s.phaseDone(phaseOpen, t)
-	s.startup.addChild(account, execAt)
-	// Nothing runs in the child between now and its execution, so this is
-	// the baseline an OOM kill is measured against.
-	p.oomAtReady = p.oomKills()
-	return p, nil
+	return account, nil
 }
 
 // errStartTimeout is the cause of a spawn's context when the child's

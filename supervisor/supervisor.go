@@ -23,14 +23,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/ipc"
 	"github.com/wardenhq/warden/pool"
 )
 
@@ -71,78 +69,18 @@ type Supervisor struct {
 // StartTimeout, and Close ends them. A caller that wants a warm pool
 // before serving watches Stats().Pool.Idle, or runs an execution.
 func New(cfg Config) (*Supervisor, error) {
-	if cfg.Binary == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("supervisor: find own executable: %w", err)
-		}
-		cfg.Binary = exe
-	}
-	if _, err := os.Stat(cfg.Binary); err != nil {
-		return nil, fmt.Errorf("supervisor: child binary: %w", err)
-	}
-	if cfg.ChildArgs == nil {
-		cfg.ChildArgs = []string{"child"}
-	}
-	cfg.ChildArgs = append([]string(nil), cfg.ChildArgs...)
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
+	if err := resolveChildCommand(&cfg); err != nil {
+		return nil, err
 	}
 	uids, userNote, err := childUsers(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.CacheDir == "" {
-		dir, err := DefaultCacheDir()
-		if err != nil {
-			return nil, err
-		}
-		cfg.CacheDir = dir
-	}
-	// Children read the cache as their own uids: any uid of the range
-	// stands for all (none owns anything).
-	readerUID := -1
-	if uids != nil {
-		readerUID = uids.base
-	}
-	dir, err := prepareCacheDir(cfg.CacheDir, readerUID, readerUID)
-	if err != nil {
+	if err := resolveCacheDir(&cfg, uids); err != nil {
 		return nil, err
 	}
-	cfg.CacheDir = dir
-	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 || cfg.MaxInputBytes < 0 {
-		return nil, errors.New("supervisor: negative duration or size in Config")
-	}
-	if cfg.KillGrace == 0 {
-		cfg.KillGrace = 250 * time.Millisecond
-	}
-	switch {
-	case cfg.KeepWarm == 0:
-		cfg.KeepWarm = time.Second
-	case cfg.KeepWarm > 0:
-		// Raised here, not truncated to milliseconds on the way to the
-		// child, where under 1ms would read as off.
-		cfg.KeepWarm = max(cfg.KeepWarm, ipc.MinKeepWarm)
-	}
-	if cfg.StartTimeout == 0 {
-		cfg.StartTimeout = 10 * time.Second
-	}
-	if cfg.MaxInputBytes == 0 {
-		cfg.MaxInputBytes = DefaultMaxInputBytes
-	}
-	// Caps and Defaults are merged field by field with the contract's:
-	// a default set above its cap is the caller's mistake, one left
-	// unset is lowered to the cap.
-	defaults, caps, err := contract.ConfigLimits(cfg.Defaults, cfg.Caps)
-	if err != nil {
-		return nil, fmt.Errorf("supervisor: Config.Defaults and Config.Caps: %w", err)
-	}
-	cfg.Defaults, cfg.Caps = defaults, caps
-	if cfg.MemoryOverheadBytes == 0 {
-		cfg.MemoryOverheadBytes = DefaultMemoryOverhead
-	}
-	if cfg.PidsMax == 0 {
-		cfg.PidsMax = 64
+	if err := resolveDefaults(&cfg); err != nil {
+		return nil, err
 	}
 	buckets, err := memoryBuckets(cfg)
 	if err != nil {
@@ -150,18 +88,24 @@ func New(cfg Config) (*Supervisor, error) {
 	}
 	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, uids: uids, compile: newCompileGate()}
 	s.buckets = buckets
-	if !cfg.NoNamespaces {
-		s.nsFlags, s.nsNote = namespaceFlags()
-		if s.nsNote != "" {
-			s.log.Warn("children get fewer namespaces", "reason", s.nsNote)
-		}
-	}
+	s.startNamespaces()
 	if err := s.startCgroups(); err != nil {
 		return nil, err
 	}
+	if err := s.startPool(); err != nil {
+		s.closeCgroups()
+		return nil, err
+	}
+	return s, nil
+}
+
+// startPool starts the pool of children, which begins warming the
+// profiles kept warm.
+func (s *Supervisor) startPool() error {
+	cfg := s.cfg
 	p, err := pool.New(pool.Config[int64, *process]{
 		Spawn:            s.spawn,
-		Keys:             prewarmKeys(cfg, buckets),
+		Keys:             prewarmKeys(cfg, s.buckets),
 		TargetIdle:       cfg.PoolSize,
 		SpawnConcurrency: cfg.SpawnConcurrency,
 		MaxChildren:      cfg.MaxChildren,
@@ -171,11 +115,10 @@ func New(cfg Config) (*Supervisor, error) {
 		Logger:           cfg.Logger.With("component", "pool"),
 	})
 	if err != nil {
-		s.closeCgroups()
-		return nil, fmt.Errorf("supervisor: %w", err)
+		return fmt.Errorf("supervisor: %w", err)
 	}
 	s.pool = p
-	return s, nil
+	return nil
 }
 
 // Execute runs req in a fresh child and returns its envelope. The error is

@@ -53,144 +53,215 @@ type runStat struct {
 	Throughput float64 `json:"per_second"`
 }
 
+// benchOptions are `warden bench`'s flags and script.
+type benchOptions struct {
+	input                                 string
+	n, conc, poolSize, spawnConc          int
+	asJSON, skipInProcess                 bool
+	rate                                  float64
+	cacheDir                              string
+	noCgroups, noNS, noSeccomp, noRlimits bool
+	keepWarm                              time.Duration
+	reapedUsage                           bool
+	cpuProfile                            string
+	code, script                          string
+}
+
+// cmdBench parses its flags, measures the supervised run, then the
+// in-process one, and prints the report.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
+	o, exit, ok := parseBenchFlags(args, stderr)
+	if !ok {
+		return exit
+	}
+	req := contract.Request{Code: o.code, Input: json.RawMessage(o.input)}
+	ctx := context.Background()
+	rep := benchReport{Script: o.script, Executions: o.n, Concurrency: o.conc, PoolSize: o.poolSize}
+	if err := benchSupervised(ctx, o, req, &rep, stderr); err != nil {
+		fmt.Fprintf(stderr, "warden bench: %v\n", err)
+		return exitUsage
+	}
+	if !o.skipInProcess {
+		if err := benchInProcess(ctx, o, req, &rep); err != nil {
+			fmt.Fprintf(stderr, "warden bench: %v\n", err)
+			return exitUsage
+		}
+	}
+	if o.asJSON {
+		writeJSON(stdout, rep)
+	} else {
+		printBench(stdout, rep, !o.skipInProcess)
+	}
+	if rep.Failures > 0 {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// parseBenchFlags parses the flags and reads the script. ok is false
+// when the command ends here, with exit.
+func parseBenchFlags(args []string, stderr io.Writer) (o benchOptions, exit int, ok bool) {
 	fs := flag.NewFlagSet("warden bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: warden bench [flags] [FILE.js]   (default script: return input.a + input.b)")
 		fs.PrintDefaults()
 	}
-	input := fs.String("input", `{"a":1,"b":2}`, "input JSON")
-	n := fs.Int("n", 200, "number of executions")
-	conc := fs.Int("c", 2, "concurrent callers")
-	poolSize := fs.Int("pool", 0, "idle children per profile (default: the concurrency)")
-	spawnConc := fs.Int("spawn", 0, "children starting at once (default: the concurrency)")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	rate := fs.Float64("rate", 0, "start at most this many executions per second (0: as fast as possible); a low rate measures a warm pool")
-	skipInProcess := fs.Bool("no-in-process", false, "skip the in-process comparison")
-	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process)")
-	noCgroups := fs.Bool("no-cgroups", false, "switch the cgroup layer off (RLIMIT_DATA fallback)")
-	noNS := fs.Bool("no-namespaces", false, "switch the child's namespaces off")
-	noSeccomp := fs.Bool("no-seccomp", false, "switch the child's seccomp filter off")
-	noRlimits := fs.Bool("no-rlimits", false, "switch the child's rlimits off")
-	keepWarm := fs.Duration("keep-warm", 0, "how often idle children re-read their memory (supervisor.Config.KeepWarm; 0: its default, 1s; negative: off)")
-	reapedUsage := fs.Bool("reaped-usage", false, "wait for each child's reap and report the kernel's CPU and RSS figures (supervisor.Config.ReapedUsage)")
-	cpuProfile := fs.String("cpuprofile", "", "write the supervisor's CPU profile of the supervised run to this file (go tool pprof)")
+	fs.StringVar(&o.input, "input", `{"a":1,"b":2}`, "input JSON")
+	fs.IntVar(&o.n, "n", 200, "number of executions")
+	fs.IntVar(&o.conc, "c", 2, "concurrent callers")
+	fs.IntVar(&o.poolSize, "pool", 0, "idle children per profile (default: the concurrency)")
+	fs.IntVar(&o.spawnConc, "spawn", 0, "children starting at once (default: the concurrency)")
+	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	fs.Float64Var(&o.rate, "rate", 0, "start at most this many executions per second (0: as fast as possible); a low rate measures a warm pool")
+	fs.BoolVar(&o.skipInProcess, "no-in-process", false, "skip the in-process comparison")
+	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process)")
+	fs.BoolVar(&o.noCgroups, "no-cgroups", false, "switch the cgroup layer off (RLIMIT_DATA fallback)")
+	fs.BoolVar(&o.noNS, "no-namespaces", false, "switch the child's namespaces off")
+	fs.BoolVar(&o.noSeccomp, "no-seccomp", false, "switch the child's seccomp filter off")
+	fs.BoolVar(&o.noRlimits, "no-rlimits", false, "switch the child's rlimits off")
+	fs.DurationVar(&o.keepWarm, "keep-warm", 0, "how often idle children re-read their memory (supervisor.Config.KeepWarm; 0: its default, 1s; negative: off)")
+	fs.BoolVar(&o.reapedUsage, "reaped-usage", false, "wait for each child's reap and report the kernel's CPU and RSS figures (supervisor.Config.ReapedUsage)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the supervisor's CPU profile of the supervised run to this file (go tool pprof)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+			return o, exitOK, false
 		}
-		return exitUsage
+		return o, exitUsage, false
 	}
-	code, script := "return input.a + input.b", "return input.a + input.b"
+	o.code, o.script = "return input.a + input.b", "return input.a + input.b"
 	if fs.NArg() == 1 {
 		b, err := os.ReadFile(fs.Arg(0))
 		if err != nil {
 			fmt.Fprintf(stderr, "warden bench: %v\n", err)
-			return exitUsage
+			return o, exitUsage, false
 		}
-		code, script = string(b), fs.Arg(0)
+		o.code, o.script = string(b), fs.Arg(0)
 	}
-	if *n < 1 || *conc < 1 || !json.Valid([]byte(*input)) {
+	if o.n < 1 || o.conc < 1 || !json.Valid([]byte(o.input)) {
 		fmt.Fprintln(stderr, "warden bench: -n and -c must be positive and --input valid JSON")
-		return exitUsage
+		return o, exitUsage, false
 	}
-	if *poolSize == 0 {
-		*poolSize = *conc
+	if o.poolSize == 0 {
+		o.poolSize = o.conc
 	}
-	if *spawnConc == 0 {
-		*spawnConc = *conc
+	if o.spawnConc == 0 {
+		o.spawnConc = o.conc
 	}
-	req := contract.Request{Code: code, Input: json.RawMessage(*input)}
-	ctx := context.Background()
-	rep := benchReport{Script: script, Executions: *n, Concurrency: *conc, PoolSize: *poolSize}
+	return o, exitOK, true
+}
 
-	cg := supervisor.CgroupsAuto
-	if *noCgroups {
-		cg = supervisor.CgroupsOff
-	}
-	sup, err := supervisor.New(supervisor.Config{
-		CacheDir: *cacheDir, PoolSize: *poolSize, SpawnConcurrency: *spawnConc, QueueTimeout: time.Minute,
-		Cgroups: cg, NoNamespaces: *noNS, NoSeccomp: *noSeccomp, NoRlimits: *noRlimits, ReapedUsage: *reapedUsage, KeepWarm: *keepWarm,
-		Logger: warnLogger(stderr),
-	})
+// benchSupervised starts a supervisor, warms it up and measures req
+// through it into rep, with the supervisor's CPU profile if asked.
+func benchSupervised(ctx context.Context, o benchOptions, req contract.Request, rep *benchReport, stderr io.Writer) error {
+	sup, err := startBenchSupervisor(o, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "warden bench: %v\n", err)
-		return exitUsage
+		return err
 	}
-	// Warm up: let the pool fill and the cache settle.
-	for i := 0; i < *poolSize; i++ {
+	warmUp(ctx, sup, req, o.poolSize)
+	stopProfile, err := startCPUProfile(o.cpuProfile)
+	if err != nil {
+		return err
+	}
+	measureSupervised(ctx, sup, o, req, rep)
+	stopProfile()
+	reportSpawns(sup, rep)
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	sup.Close(cctx)
+	cancel()
+	return nil
+}
+
+// warmUp lets the pool fill and the cache settle.
+func warmUp(ctx context.Context, sup *supervisor.Supervisor, req contract.Request, poolSize int) {
+	for i := 0; i < poolSize; i++ {
 		sup.Execute(ctx, req, nil)
 	}
-	time.Sleep(time.Duration(*poolSize) * 100 * time.Millisecond)
+	time.Sleep(time.Duration(poolSize) * 100 * time.Millisecond)
+}
 
+// measureSupervised runs req o.n times through sup, paced at o.rate if
+// set, and puts latency, failures and CPU per execution into rep.
+func measureSupervised(ctx context.Context, sup *supervisor.Supervisor, o benchOptions, req contract.Request, rep *benchReport) {
 	var mu sync.Mutex
 	var childCPU float64
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			fmt.Fprintf(stderr, "warden bench: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "warden bench: %v\n", err)
-			return exitUsage
-		}
-	}
 	cpu0 := selfCPU()
 	var pace <-chan time.Time
-	if *rate > 0 {
-		t := time.NewTicker(time.Duration(float64(time.Second) / *rate))
+	if o.rate > 0 {
+		t := time.NewTicker(time.Duration(float64(time.Second) / o.rate))
 		defer t.Stop()
 		pace = t.C
 	}
-	rep.Rate = *rate
-	rep.Supervised, rep.Failures = measure(*n, *conc, pace, func() bool {
+	rep.Rate = o.rate
+	rep.Supervised, rep.Failures = measure(o.n, o.conc, pace, func() bool {
 		res, err := sup.Execute(ctx, req, nil)
 		mu.Lock()
 		childCPU += res.Stats.ChildCPUMS
 		mu.Unlock()
 		return err == nil
 	})
-	rep.SupervisorCPUMS = contract.Millis(selfCPU()-cpu0) / float64(*n)
-	if *cpuProfile != "" {
-		pprof.StopCPUProfile()
-	}
-	rep.ChildCPUMS = childCPU / float64(*n)
+	rep.SupervisorCPUMS = contract.Millis(selfCPU()-cpu0) / float64(o.n)
+	rep.ChildCPUMS = childCPU / float64(o.n)
+}
+
+// reportSpawns puts what the pool saw of child start-up into rep.
+func reportSpawns(sup *supervisor.Supervisor, rep *benchReport) {
 	sst := sup.Stats()
 	st := sst.Pool
 	rep.Startup = sst.Startup
 	rep.SpawnP50MS, rep.SpawnP90MS = contract.Millis(st.SpawnLatencyP50), contract.Millis(st.SpawnLatencyP90)
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	sup.Close(cctx)
-	cancel()
+}
 
-	if !*skipInProcess {
-		eng, err := engine.New(ctx, engine.Config{CacheDir: inProcessCacheDir(*cacheDir), CloseOnContextDone: true})
-		if err != nil {
-			fmt.Fprintf(stderr, "warden bench: %v\n", err)
-			return exitUsage
-		}
-		rep.InProcess, _ = measure(*n, *conc, nil, func() bool {
-			return eng.Execute(ctx, req, engine.RunOptions{}).OK
-		})
-		eng.Close(ctx)
-		if rep.InProcess.P50MS > 0 && rep.Supervised.Throughput > 0 {
-			rep.LatencyRatio = rep.Supervised.P50MS / rep.InProcess.P50MS
-			rep.ThroughputRatio = rep.InProcess.Throughput / rep.Supervised.Throughput
-		}
+// startBenchSupervisor starts the supervisor with the layers the flags
+// leave on.
+func startBenchSupervisor(o benchOptions, stderr io.Writer) (*supervisor.Supervisor, error) {
+	cg := supervisor.CgroupsAuto
+	if o.noCgroups {
+		cg = supervisor.CgroupsOff
 	}
+	return supervisor.New(supervisor.Config{
+		CacheDir: o.cacheDir, PoolSize: o.poolSize, SpawnConcurrency: o.spawnConc, QueueTimeout: time.Minute,
+		Cgroups: cg, NoNamespaces: o.noNS, NoSeccomp: o.noSeccomp, NoRlimits: o.noRlimits, ReapedUsage: o.reapedUsage, KeepWarm: o.keepWarm,
+		Logger: warnLogger(stderr),
+	})
+}
 
-	if *asJSON {
-		writeJSON(stdout, rep)
-	} else {
-		printBench(stdout, rep, !*skipInProcess)
+// startCPUProfile starts profiling this process's CPU into path, if
+// set; stop ends the profile and closes its file.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
 	}
-	if rep.Failures > 0 {
-		return exitFailed
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
 	}
-	return exitOK
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
+
+// benchInProcess measures req in an in-process engine (no pacing) into
+// rep, and the cost of process isolation against the supervised run.
+func benchInProcess(ctx context.Context, o benchOptions, req contract.Request, rep *benchReport) error {
+	eng, err := engine.New(ctx, engine.Config{CacheDir: inProcessCacheDir(o.cacheDir), CloseOnContextDone: true})
+	if err != nil {
+		return err
+	}
+	rep.InProcess, _ = measure(o.n, o.conc, nil, func() bool {
+		return eng.Execute(ctx, req, engine.RunOptions{}).OK
+	})
+	eng.Close(ctx)
+	if rep.InProcess.P50MS > 0 && rep.Supervised.Throughput > 0 {
+		rep.LatencyRatio = rep.Supervised.P50MS / rep.InProcess.P50MS
+		rep.ThroughputRatio = rep.InProcess.Throughput / rep.Supervised.Throughput
+	}
+	return nil
 }
 
 // measure runs f n times from conc goroutines, each run waiting for a

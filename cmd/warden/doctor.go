@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
+	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -38,7 +37,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	checks := doctorChecks()
+	checks := doctorChecks(supervisor.Config{PoolSize: 1})
 	if *asJSON {
 		writeJSON(stdout, checks)
 	} else {
@@ -61,7 +60,8 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func doctorChecks() []layerCheck {
+// doctorChecks reports the layers of a supervisor started with cfg.
+func doctorChecks(cfg supervisor.Config) []layerCheck {
 	d := contract.DefaultLimits
 	checks := []layerCheck{
 		{"1 capabilities", true, "ECMAScript built-ins + console, sha256, host.request only"},
@@ -69,7 +69,7 @@ func doctorChecks() []layerCheck {
 		{"3 wasm imports and memory cap", true, fmt.Sprintf("6 WASI functions written by the host, no filesystem or sockets; linear memory capped at %d MiB for the %d MiB heap (contract.LinearMemoryCap)", contract.LinearMemoryCap(d.MemoryBytes)>>20, d.MemoryBytes>>20)},
 	}
 	// One supervisor serves the checks that need one (it starts a child).
-	sup, supErr := supervisor.New(supervisor.Config{PoolSize: 1})
+	sup, supErr := supervisor.New(cfg)
 	if supErr == nil {
 		defer func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -77,24 +77,30 @@ func doctorChecks() []layerCheck {
 			sup.Close(ctx)
 		}()
 	}
-	checks = append(checks, processCheck(sup, supErr), cacheCheck(sup, supErr), cgroupCheck())
-	for _, ns := range []struct {
-		name string
-		flag uintptr
-	}{{"network", syscall.CLONE_NEWNET}, {"ipc", syscall.CLONE_NEWIPC}, {"uts", syscall.CLONE_NEWUTS}, {"mount", syscall.CLONE_NEWNS}, {"user", syscall.CLONE_NEWUSER}} {
-		checks = append(checks, namespaceCheck(ns.name, ns.flag))
+	proc := len(checks) // processCheck's line
+	checks = append(checks, processCheck(sup, supErr), cacheCheck(sup, supErr))
+	// Every process-level layer as the supervisor configures its
+	// children, not as this process could (Supervisor.Layers).
+	var l supervisor.Layers
+	if supErr == nil {
+		l = sup.Layers()
 	}
-	ok, why := seccomp.Available()
-	checks = append(checks, layerCheck{"5 seccomp filter", ok, why})
-	nnp := layerCheck{Layer: "5 no_new_privs", Active: true, Detail: "PR_SET_NO_NEW_PRIVS set in every child"}
-	if err := probe(0); err != nil {
-		nnp.Active, nnp.Detail = false, err.Error()
-	}
-	checks = append(checks, nnp)
-	checks = append(checks, userCheck(sup, supErr))
-	checks = append(checks, isolationChecks(sup, supErr)...)
+	checks = append(checks, cgroupCheck(l, supErr))
+	checks = append(checks, namespaceChecks(l, supErr)...)
+	checks = append(checks, hardeningChecks(l, supErr)...)
+	checks = append(checks, userCheck(l, supErr))
+	checks = append(checks, isolationChecks(l, supErr)...)
 	checks = append(checks, boundsChecks(sup, supErr)...)
 	checks = append(checks, layerCheck{"7 kill at deadline + grace", true, "SIGKILL of the child's process group; Pdeathsig ties children to the supervisor"})
+	if supErr == nil {
+		// Where the kernel shows it, check the supervisor's word against
+		// a live child (the pool refills after processCheck's execution).
+		seen, err := seeIdleChild(l, 2*time.Second)
+		confirmInChild(checks, seen, err)
+		if err != nil {
+			checks[proc].Detail += "; the hardening of a live child could not be read: " + err.Error()
+		}
+	}
 	// In layer order (the first digit), each layer's checks as made.
 	sort.SliceStable(checks, func(i, j int) bool { return checks[i].Layer[0] < checks[j].Layer[0] })
 	return checks
@@ -144,54 +150,93 @@ func cacheCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 	return c
 }
 
-func cgroupCheck() layerCheck {
+// cgroupCheck reports the supervisor's cgroup layer, with what the
+// machine offers (cgroup.Detect) for the detail.
+func cgroupCheck(l supervisor.Layers, supErr error) layerCheck {
+	c := layerCheck{Layer: "6 cgroup", Active: supErr == nil && l.CgroupMode != ""}
 	r := cgroup.Detect()
-	c := layerCheck{Layer: "6 cgroup", Active: r.Usable()}
 	var ctl []string
 	for name, ok := range r.Controllers {
 		if ok {
 			ctl = append(ctl, name)
 		}
 	}
-	c.Detail = fmt.Sprintf("mode %s, controllers %s, writable %v", r.Mode, strings.Join(ctl, ","), r.Writable)
+	sort.Strings(ctl)
+	machine := fmt.Sprintf("mode %s, controllers %s, writable %v", r.Mode, strings.Join(ctl, ","), r.Writable)
 	if r.Reason != "" {
-		c.Detail += "; " + r.Reason
+		machine += "; " + r.Reason
 	}
-	if !c.Active {
-		c.Detail += "; children get RLIMIT_DATA, RLIMIT_CPU and RLIMIT_NPROC instead"
-	}
-	return c
-}
-
-func namespaceCheck(name string, flag uintptr) layerCheck {
-	c := layerCheck{Layer: "5 " + name + " namespace"}
-	if os.Geteuid() != 0 {
-		flag |= syscall.CLONE_NEWUSER // as the supervisor does without root
-	}
-	if err := probe(flag); err != nil {
-		c.Detail = "cannot create one here: " + err.Error()
-		return c
-	}
-	c.Active = true
-	c.Detail = "children get their own"
-	if name == "user" {
-		c.Detail = "available (used when the supervisor is not root)"
+	switch {
+	case supErr != nil:
+		c.Detail = "not checked: " + supErr.Error() + "; here: " + machine
+	case c.Active:
+		c.Detail = fmt.Sprintf("each child in its own %s cgroup, memory and pids capped; %s", l.CgroupMode, machine)
+	default:
+		c.Detail = fmt.Sprintf("%s; children get %s instead", l.CgroupNote, strings.Join(l.FallbackRlimits, ", "))
 	}
 	return c
 }
 
-// probe starts /bin/true with the given clone flags.
-func probe(flags uintptr) error {
-	cmd := exec.Command("/bin/true")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags}
-	if flags&syscall.CLONE_NEWUSER != 0 {
-		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
-		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+// namespaceChecks report the namespaces children get, but for PID and
+// cgroup (isolationChecks).
+func namespaceChecks(l supervisor.Layers, supErr error) []layerCheck {
+	var checks []layerCheck
+	for _, name := range []string{"network", "ipc", "uts", "mount", "user"} {
+		c := layerCheck{Layer: "5 " + name + " namespace"}
+		switch {
+		case supErr != nil:
+			c.Detail = "not checked: " + supErr.Error()
+		case slices.Contains(l.Namespaces, name):
+			c.Active, c.Detail = true, "children get their own"
+			if name == "user" {
+				c.Detail = "children get their own (the supervisor is not root): it makes the others possible"
+			}
+		case name == "user" && os.Geteuid() == 0 && len(l.Namespaces) > 0:
+			// As root the other namespaces need none, and children get
+			// their own uids instead (unprivileged child user).
+			c.Active, c.Detail = true, "not needed: the supervisor is root"
+		default:
+			c.Detail = l.NamespaceNote
+			if c.Detail == "" {
+				c.Detail = "children do not get one"
+			}
+		}
+		checks = append(checks, c)
 	}
-	return cmd.Run()
+	return checks
 }
 
-func userCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
+// hardeningChecks report the steps children take on themselves, as the
+// supervisor asks for them.
+func hardeningChecks(l supervisor.Layers, supErr error) []layerCheck {
+	sec := layerCheck{Layer: "5 seccomp filter"}
+	nnp := layerCheck{Layer: "5 no_new_privs"}
+	rl := layerCheck{Layer: "5 rlimits"}
+	if supErr != nil {
+		why := "not checked: " + supErr.Error()
+		sec.Detail, nnp.Detail, rl.Detail = why, why, why
+		return []layerCheck{sec, nnp, rl}
+	}
+	switch {
+	case !l.Seccomp:
+		sec.Detail = "off by configuration (NoSeccomp)"
+	case !seccompSupported:
+		sec.Detail = "unsupported here: " + seccompNote
+	default:
+		sec.Active, sec.Detail = true, "every child installs it before its execution; "+seccompNote
+	}
+	nnp.Active, nnp.Detail = l.NoNewPrivs, "PR_SET_NO_NEW_PRIVS set in every child"
+	if !l.NoNewPrivs {
+		nnp.Detail = "children do not set PR_SET_NO_NEW_PRIVS"
+	}
+	rl.Active, rl.Detail = l.Rlimits, "after start-up: RLIMIT_CORE 0, RLIMIT_FSIZE 0, RLIMIT_NOFILE 64"
+	if !l.Rlimits {
+		rl.Detail = "off by configuration (NoRlimits)"
+	}
+	return []layerCheck{sec, nnp, rl}
+}
+
+func userCheck(l supervisor.Layers, supErr error) layerCheck {
 	c := layerCheck{Layer: "5 unprivileged child user"}
 	if os.Geteuid() != 0 {
 		c.Active, c.Detail = true, fmt.Sprintf("the supervisor and its children run as uid %d", os.Geteuid())
@@ -201,7 +246,6 @@ func userCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 		c.Detail = supErr.Error()
 		return c
 	}
-	l := sup.Layers()
 	if l.ChildUIDCount > 0 {
 		c.Active, c.Detail = true, fmt.Sprintf("supervisor is root; each live child has its own uid and gid from %d-%d, switched to before it reads any input", l.ChildUIDBase, l.ChildUIDBase+l.ChildUIDCount-1)
 		return c
@@ -213,13 +257,12 @@ func userCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 // isolationChecks are the lines that keep children apart: PID and cgroup
 // namespaces as the supervisor set them up, non-dumpable children and
 // the socket's peer check.
-func isolationChecks(sup *supervisor.Supervisor, supErr error) []layerCheck {
+func isolationChecks(l supervisor.Layers, supErr error) []layerCheck {
 	pid := layerCheck{Layer: "5 pid namespace"}
 	cg := layerCheck{Layer: "5 cgroup namespace"}
 	if supErr != nil {
 		pid.Detail, cg.Detail = supErr.Error(), supErr.Error()
 	} else {
-		l := sup.Layers()
 		pid.Active, cg.Active = l.PIDNamespace, l.CgroupNamespace
 		switch {
 		case l.PIDNamespace && l.PrivateProc:
@@ -234,8 +277,14 @@ func isolationChecks(sup *supervisor.Supervisor, supErr error) []layerCheck {
 			cg.Detail = l.NamespaceNote
 		}
 	}
-	return []layerCheck{pid, cg,
-		{"5 not dumpable", true, "PR_SET_DUMPABLE 0 in every child once start-up has opened /proc/self/pagemap: no ptrace, no /proc/PID/mem or environ"},
+	dump := layerCheck{Layer: "5 not dumpable", Active: supErr == nil && l.NotDumpable,
+		Detail: "PR_SET_DUMPABLE 0 in every child once start-up has opened /proc/self/pagemap: no ptrace, no /proc/PID/mem or environ"}
+	if supErr != nil {
+		dump.Detail = "not checked: " + supErr.Error()
+	} else if !l.NotDumpable {
+		dump.Detail = "children stay dumpable"
+	}
+	return []layerCheck{pid, cg, dump,
 		{"5 socket peer check", true, "on: the supervisor checks the credentials of the process at the other end of each child's socket"},
 	}
 }
@@ -263,3 +312,8 @@ func boundsChecks(sup *supervisor.Supervisor, supErr error) []layerCheck {
 	}
 	return append(checks, pool)
 }
+
+// seccompSupported and seccompNote are the kernel's answer to whether a
+// child can install its filter here: the supervisor does not link the
+// filter, so doctor asks it directly.
+var seccompSupported, seccompNote = seccomp.Available()
