@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -70,6 +71,13 @@ type ProcessConfig struct {
 	// StartTimeout bounds the handshake. Zero means go-plugin's default,
 	// one minute.
 	StartTimeout time.Duration
+	// Abandoned, when set, counts the children of Starts that returned
+	// early because their ctx ended: such a child is killed, and its
+	// socket directory removed, only once go-plugin lets go of it (its
+	// handshake completes or times out). Waiting on Abandoned waits for
+	// that clean-up, so that a process that closes its supervisor and
+	// exits leaves no socket directory behind.
+	Abandoned *sync.WaitGroup
 	// MaxMessageBytes bounds each message the child may send (an event:
 	// a result with its value and logs, a log line, a data request).
 	// gRPC refuses larger ones, which ends the execution with a
@@ -135,6 +143,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		logger = slogAdapter(cfg.Logger)
 	}
 	w := newWireMeter(cfg.WireBudget)
+	var run atomic.Pointer[cmdRunner] // set once go-plugin asks for the runner
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		Plugins:          clientPluginMap(),
@@ -155,7 +164,11 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 					return nil, fmt.Errorf("ipc: hand the socket dir to uid %d: %w", cfg.SocketOwner, err)
 				}
 			}
-			return newCmdRunner(cfg.Cmd, cfg.Started, cfg.Logger, w)
+			r, err := newCmdRunner(cfg.Cmd, cfg.Started, cfg.Logger, w)
+			if err == nil {
+				run.Store(r)
+			}
+			return r, err
 		},
 	})
 
@@ -183,9 +196,20 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	case <-ctx.Done():
 		// go-plugin holds its lock for the whole handshake, so Kill would
 		// wait for it; kill the child once the handshake is over instead.
+		if cfg.Abandoned != nil {
+			cfg.Abandoned.Add(1)
+		}
+		// Kill it now, so that the handshake fails at once rather than
+		// at its timeout.
+		if r := run.Load(); r != nil {
+			r.abandon()
+		}
 		go func() {
 			<-ch
 			pc.Kill()
+			if cfg.Abandoned != nil {
+				cfg.Abandoned.Done()
+			}
 		}()
 		return nil, fmt.Errorf("ipc: start child: %w", ctx.Err())
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-plugin/runner"
@@ -20,7 +21,9 @@ import (
 // caller's exec.Cmd, with its SysProcAttr, is the one that runs and is
 // reaped (its ProcessState carries the child's rusage).
 type cmdRunner struct {
-	cmd            *exec.Cmd
+	cmd *exec.Cmd
+	// proc is cmd.Process once started, for abandon (another goroutine).
+	proc           atomic.Pointer[os.Process]
 	stdout, stderr io.ReadCloser
 	started        func(pid int) error
 	// logger receives the child's stderr (stderr.go); nil drops it.
@@ -54,6 +57,7 @@ func (r *cmdRunner) Start(context.Context) error {
 	if err := r.cmd.Start(); err != nil {
 		return err
 	}
+	r.proc.Store(r.cmd.Process)
 	r.wire.setPID(r.cmd.Process.Pid)
 	if r.started != nil {
 		if err := r.started(r.cmd.Process.Pid); err != nil {
@@ -141,4 +145,14 @@ func (r *cmdRunner) exitedWithin(d time.Duration) bool {
 	fds := []unix.PollFd{{Fd: int32(r.pidfd), Events: unix.POLLIN}}
 	n, err := unix.Poll(fds, int(d.Milliseconds()))
 	return err == nil && n > 0
+}
+
+// abandon kills the child, if it started, from outside go-plugin's
+// handshake: the handshake then fails at once instead of running to its
+// timeout. os.Process.Kill is safe after the reap (it signals through
+// the process's handle, never a reused pid).
+func (r *cmdRunner) abandon() {
+	if p := r.proc.Load(); p != nil {
+		p.Kill()
+	}
 }

@@ -241,7 +241,7 @@ func (s *Supervisor) buildCommand(startCtx context.Context, memory, memCap int64
 	// cgroup view (namespaceFlags).
 	cmd.SysProcAttr.Cloneflags = s.nsFlags
 	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"),
-		SocketOwner: uid, MaxMessageBytes: maxEventBytes(s.cfg.Caps)}
+		SocketOwner: uid, MaxMessageBytes: maxEventBytes(s.cfg.Caps), Abandoned: &s.reaping}
 	if group != nil {
 		if fd, ok := group.CgroupFD(); ok {
 			// cgroup v2: the child starts inside its cgroup (CLONE_INTO_CGROUP).

@@ -24,7 +24,8 @@ const wedgeArg = "wedge"
 
 // wedgedChildMain is the child's main when the supervisor started it with
 // the arguments [wedge MODE DIR]. The first child to create DIR/wedged
-// completes the go-plugin handshake and then wedges: it never answers
+// never completes the go-plugin handshake (MODE "handshake"), or
+// completes it and then wedges: it never answers
 // its first Ping (MODE "ping"), or answers it but never takes up the
 // execution's stream (MODE "open"), or, as a subverted child could,
 // answers it after telling the supervisor's gRPC client that it takes
@@ -38,6 +39,12 @@ func wedgedChildMain(args []string) {
 	f, err := os.OpenFile(filepath.Join(dir, "wedged"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		os.Exit(child.Main())
+	}
+	if mode == "handshake" {
+		// Never completes the handshake.
+		fmt.Fprintf(f, "%d\n", os.Getpid())
+		f.Close()
+		time.Sleep(time.Hour)
 	}
 	ipc.Serve(&wedgedRunner{mode: mode, report: f}, nil)
 	os.Exit(0)
@@ -244,4 +251,46 @@ func TestInputOverCapRefused(t *testing.T) {
 	if s := newSup(t, func(c *Config) { c.Binary = "/bin/sleep"; c.ChildArgs = []string{"30"} }); s.cfg.MaxInputBytes != DefaultMaxInputBytes {
 		t.Fatalf("default MaxInputBytes = %d", s.cfg.MaxInputBytes)
 	}
+}
+
+// Close while a child is in its handshake: the spawn's start is
+// abandoned, and the child must still be killed and its socket
+// directory removed before Close returns, so that a program that closes
+// its supervisor and exits leaves nothing behind (the child would
+// otherwise be killed only when go-plugin's handshake timed out, by a
+// goroutine the exiting program never waited for).
+func TestCloseDuringHandshake(t *testing.T) {
+	// Without cgroups nothing else kills the child (deleting its cgroup
+	// would), so only Close's own clean-up can.
+	for name, policy := range map[string]CgroupPolicy{"no cgroups": CgroupsOff, "cgroups if any": CgroupsAuto} {
+		t.Run(name, func(t *testing.T) { testCloseDuringHandshake(t, policy) })
+	}
+}
+
+func testCloseDuringHandshake(t *testing.T, policy CgroupPolicy) {
+	dir := t.TempDir()
+	s, err := New(Config{CacheDir: cacheDir, PoolSize: 1, ChildAsSupervisorUser: true, NoNamespaces: true, Cgroups: policy,
+		ChildArgs: []string{wedgeArg, "handshake", dir}, StartTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := wedgedChild(t, dir, 20*time.Second)
+	sockets := func() []string {
+		m, _ := filepath.Glob(filepath.Join(os.TempDir(), "plugin-dir*"))
+		return m
+	}
+	if len(sockets()) == 0 {
+		t.Fatal("no socket directory while the child is in its handshake")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	s.Close(ctx)
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("Close took %v with a child in its handshake", el)
+	}
+	if left := sockets(); len(left) != 0 {
+		t.Errorf("socket directories left after Close: %v", left)
+	}
+	testutil.RequireGone(t, pid, 2*time.Second)
 }
