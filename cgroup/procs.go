@@ -2,7 +2,6 @@ package cgroup
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/wardenhq/warden/internal/procfs"
 )
 
 // parentName is the name of a supervisor's own group: "warden-<pid>" for its
@@ -67,21 +68,8 @@ func ownerPid(name string) (int, bool) {
 	return pid, true
 }
 
-// processGone reports whether pid is not a running process: no /proc entry,
-// or a zombie waiting to be reaped.
-func processGone(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return errors.Is(err, fs.ErrNotExist)
-	}
-	// pid (comm) state ...; comm may hold spaces and parentheses.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return false
-	}
-	state := b[i+2]
-	return state == 'Z' || state == 'X'
-}
+// processGone reports whether pid is not a running process.
+func processGone(pid int) bool { return procfs.Gone(pid) }
 
 // cleanStale removes the groups that dead supervisors left in base: every
 // warden-<pid> directory whose pid is gone. It kills their processes first.

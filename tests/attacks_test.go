@@ -109,12 +109,7 @@ func runAttacks(t *testing.T, run runner) {
 // it in-process would: with CloseOnContextDone on, since nothing above it
 // can kill a slow builtin.
 func TestAttacksInProcess(t *testing.T) {
-	ctx := context.Background()
-	eng, err := engine.New(ctx, engine.Config{CacheDir: t.TempDir(), CloseOnContextDone: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close(ctx)
+	eng := newEngine(t)
 	runAttacks(t, func(ctx context.Context, req contract.Request) contract.Result {
 		return eng.Execute(ctx, req, engine.RunOptions{})
 	})

@@ -16,11 +16,7 @@ import (
 // ResourceError the guest cannot catch, in process and supervised alike.
 func TestDataLimitsSameEverywhere(t *testing.T) {
 	ctx := context.Background()
-	eng, err := engine.New(ctx, engine.Config{CacheDir: t.TempDir(), CloseOnContextDone: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close(ctx)
+	eng := newEngine(t)
 	s := newSupervisor(t, nil)
 	handler := func(_ context.Context, name string, _ json.RawMessage) (json.RawMessage, error) {
 		if name == "big" {

@@ -14,11 +14,7 @@ import (
 // (contract.DataAnswer): the same in process and supervised.
 func TestDataPolicySameEverywhere(t *testing.T) {
 	ctx := context.Background()
-	eng, err := engine.New(ctx, engine.Config{CacheDir: t.TempDir(), CloseOnContextDone: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close(ctx)
+	eng := newEngine(t)
 	s := newSupervisor(t, nil)
 	answers := func(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 		switch name {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wardenhq/warden/child"
+	"github.com/wardenhq/warden/child/engine"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/supervisor"
@@ -44,4 +45,18 @@ func TestAttacksSupervised(t *testing.T) {
 		res, _ := s.Execute(ctx, req, nil)
 		return res
 	})
+}
+
+// newEngine is the in-process engine, as an embedder running it without
+// a supervisor would: with CloseOnContextDone on, since nothing above it
+// can kill a slow builtin. It is closed when the test ends.
+func newEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Config{CacheDir: t.TempDir(), CloseOnContextDone: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close(ctx) })
+	return eng
 }

@@ -1,33 +1,19 @@
 package testutil
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/wardenhq/warden/internal/procfs"
 )
 
 // Gone reports whether pid is no longer a running process: it does not
 // exist, or it is a zombie waiting to be reaped.
-func Gone(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return errors.Is(err, fs.ErrNotExist)
-	}
-	// pid (comm) state ...; comm may hold spaces and parentheses.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return false
-	}
-	state := b[i+2]
-	return state == 'Z' || state == 'X'
-}
+func Gone(pid int) bool { return procfs.Gone(pid) }
 
 // WaitGone polls until pid is gone (see Gone) and reports whether it
 // went within the timeout.

@@ -1,0 +1,26 @@
+// Package procfs reads what Warden needs of /proc about other processes.
+package procfs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Gone reports whether pid is not a running process: it has no /proc
+// entry, or it is a zombie waiting to be reaped.
+func Gone(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	// pid (comm) state ...; comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	state := b[i+2]
+	return state == 'Z' || state == 'X'
+}
