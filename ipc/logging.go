@@ -31,12 +31,26 @@ func slogAdapter(l *slog.Logger) hclog.Logger {
 			level = lv.hclog
 		}
 	}
-	return hclog.New(&hclog.LoggerOptions{
+	opts := &hclog.LoggerOptions{
 		Name:       "child",
 		Output:     &slogWriter{l: l},
 		JSONFormat: true,
 		Level:      level,
-	})
+	}
+	if !l.Enabled(context.Background(), slog.LevelDebug) {
+		// The end of every child is an error record to go-plugin, which
+		// slogWriter turns into a debug one: dropped here, before hclog
+		// formats it as JSON and slogWriter parses it back, on every
+		// execution.
+		opts.Exclude = func(_ hclog.Level, msg string, _ ...any) bool { return routineEnd(msg) }
+	}
+	return hclog.New(opts)
+}
+
+// routineEnd reports whether msg is one of go-plugin's records of a child
+// ending, which every child does after its one execution.
+func routineEnd(msg string) bool {
+	return msg == "plugin process exited" || msg == "plugin failed to exit gracefully"
 }
 
 type slogWriter struct{ l *slog.Logger }
@@ -59,7 +73,7 @@ func (w *slogWriter) Write(b []byte) (int, error) {
 			level = slog.LevelError
 		}
 		msg := str(rec["@message"])
-		if msg == "plugin process exited" || msg == "plugin failed to exit gracefully" {
+		if routineEnd(msg) {
 			// Every child ends this way: the supervisor kills it after its
 			// one execution. Not an error.
 			level = slog.LevelDebug

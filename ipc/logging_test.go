@@ -2,6 +2,7 @@ package ipc
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"strings"
 	"testing"
@@ -39,5 +40,50 @@ func TestSlogAdapterLevels(t *testing.T) {
 		if tc.wantOutput != "" && !strings.Contains(out, tc.wantOutput) {
 			t.Errorf("slog at %v: output lacks %q:\n%s", tc.level, tc.wantOutput, out)
 		}
+	}
+}
+
+// countingHandler counts the records that reach it and the ones it would
+// have to handle; slogWriter.Write is what calls it, after hclog has
+// formatted the record as JSON and slogWriter has parsed it back.
+type countingHandler struct {
+	slog.Handler
+	enabledCalls int
+}
+
+func (h *countingHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	h.enabledCalls++
+	return h.Handler.Enabled(ctx, l)
+}
+
+// TestSlogAdapterSkipsRoutineEnd: the error record go-plugin writes at the
+// end of every child, which slogWriter turns into a debug record, is not
+// formatted and parsed at all when slog drops debug records (once per
+// execution, it cost supervisor CPU), and still reaches a debug logger.
+func TestSlogAdapterSkipsRoutineEnd(t *testing.T) {
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		var buf bytes.Buffer
+		ch := &countingHandler{Handler: slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: level})}
+		h := slogAdapter(slog.New(ch))
+		before := ch.enabledCalls // slogAdapter's own level probes
+		h.Error("plugin process exited", "plugin", "/bin/warden", "id", "42", "error", "signal: killed")
+		h.Warn("plugin failed to exit gracefully")
+		reached := ch.enabledCalls - before
+		if level == slog.LevelDebug {
+			if !strings.Contains(buf.String(), "level=DEBUG msg=\"plugin process exited\"") {
+				t.Errorf("slog at debug: the routine end is missing:\n%s", buf.String())
+			}
+			continue
+		}
+		if reached != 0 || buf.Len() != 0 {
+			t.Errorf("slog at %v: the routine end was formatted and handed to slog %d times:\n%s", level, reached, buf.String())
+		}
+	}
+	// Other errors still get through.
+	var buf bytes.Buffer
+	h := slogAdapter(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	h.Error("client", "error", "boom")
+	if !strings.Contains(buf.String(), "level=ERROR msg=client") {
+		t.Errorf("an error record is missing:\n%s", buf.String())
 	}
 }

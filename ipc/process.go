@@ -151,6 +151,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		Logger:           logger,
 		StartTimeout:     cfg.StartTimeout,
 		SkipHostEnv:      true,
+		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: socketBase()},
 		// Our dialer replaces go-plugin's (options given here come after
 		// its own): peer check and metering (wire.go).
 		GRPCDialOptions: append(dialOptions(cfg.MaxMessageBytes), grpc.WithContextDialer(w.dial)),

@@ -52,7 +52,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -205,7 +204,13 @@ func libcCode() ([]seccompRange, error) {
 	return parseLibcCode(f)
 }
 
-var libcName = regexp.MustCompile(`^libc(\.so|-[0-9])`)
+// isLibcName reports whether a mapped file's base name is libc's
+// (libc.so.6, libc-2.31.so). A plain check, not a regexp: a package-level
+// regexp is compiled in every child at start-up, used or not.
+func isLibcName(base string) bool {
+	rest, ok := strings.CutPrefix(base, "libc")
+	return ok && (strings.HasPrefix(rest, ".so") || (len(rest) >= 2 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9'))
+}
 
 func parseLibcCode(f io.Reader) ([]seccompRange, error) {
 	var code []seccompRange
@@ -213,7 +218,7 @@ func parseLibcCode(f io.Reader) ([]seccompRange, error) {
 	for sc.Scan() {
 		// start-end perms offset dev inode path
 		fields := strings.Fields(sc.Text())
-		if len(fields) < 6 || len(fields[1]) < 3 || fields[1][2] != 'x' || !libcName.MatchString(filepath.Base(fields[5])) {
+		if len(fields) < 6 || len(fields[1]) < 3 || fields[1][2] != 'x' || !isLibcName(filepath.Base(fields[5])) {
 			continue
 		}
 		start, end, ok := pagemap.MapsRange(fields[0])

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -220,10 +221,10 @@ func hardeningChecks(l supervisor.Layers, supErr error) []layerCheck {
 	switch {
 	case !l.Seccomp:
 		sec.Detail = "off by configuration (NoSeccomp)"
-	case !seccompSupported:
-		sec.Detail = "unsupported here: " + seccompNote
+	case !seccompSupported():
+		sec.Detail = "unsupported here: " + seccompNote()
 	default:
-		sec.Active, sec.Detail = true, "every child installs it before its execution; "+seccompNote
+		sec.Active, sec.Detail = true, "every child installs it before its execution; "+seccompNote()
 	}
 	nnp.Active, nnp.Detail = l.NoNewPrivs, "PR_SET_NO_NEW_PRIVS set in every child"
 	if !l.NoNewPrivs {
@@ -313,7 +314,18 @@ func boundsChecks(sup *supervisor.Supervisor, supErr error) []layerCheck {
 	return append(checks, pool)
 }
 
-// seccompSupported and seccompNote are the kernel's answer to whether a
-// child can install its filter here: the supervisor does not link the
-// filter, so doctor asks it directly.
-var seccompSupported, seccompNote = seccomp.Available()
+// seccompAvailable is the kernel's answer to whether a child can install
+// its filter here: the supervisor does not link the filter, so doctor
+// asks it directly. Asked when doctor needs it, not at package init: every
+// child runs this binary's package inits too.
+var seccompAvailable = sync.OnceValues(seccomp.Available)
+
+func seccompSupported() bool {
+	ok, _ := seccompAvailable()
+	return ok
+}
+
+func seccompNote() string {
+	_, note := seccompAvailable()
+	return note
+}

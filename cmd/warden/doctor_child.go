@@ -47,7 +47,7 @@ func seeIdleChild(l supervisor.Layers, wait time.Duration) (childSeen, error) {
 	deadline := time.Now().Add(wait)
 	for {
 		seen, err := seeChild()
-		done := err == nil && (seen.seccompFilter || !l.Seccomp || !seccompSupported)
+		done := err == nil && (seen.seccompFilter || !l.Seccomp || !seccompSupported())
 		if done || time.Now().After(deadline) {
 			return seen, err
 		}
