@@ -44,13 +44,15 @@ tmp=$out/wazero.tmp
 rm -rf "$tmp" "$out/stamp"
 cp -R "$src" "$tmp"
 chmod -R u+w "$tmp"
-if ! patch -d "$tmp" -p1 --dry-run --quiet -f <"$patchfile" >"$out/patch.log" 2>&1; then
+# -F0: every context line must match; patch would otherwise apply a hunk
+# whose surroundings changed upstream.
+if ! patch -d "$tmp" -p1 -F0 --no-backup-if-mismatch --dry-run --quiet -f <"$patchfile" >"$out/patch.log" 2>&1; then
 	cat "$out/patch.log" >&2
 	rm -rf "$tmp"
 	echo "build/wazero: $patchfile does not apply to wazero $version: port it (ARCHITECTURE.md, \"The wazero patch\")" >&2
 	exit 1
 fi
-patch -d "$tmp" -p1 --quiet -f <"$patchfile"
+patch -d "$tmp" -p1 -F0 --no-backup-if-mismatch --quiet -f <"$patchfile"
 rm -rf "$out/wazero"
 mv "$tmp" "$out/wazero"
 
