@@ -28,8 +28,9 @@ wazero-patch:
 	@sh build/wazero/apply.sh $(WAZERO_DIR)
 
 # wazero's own tests of the packages the patch touches, on the patched
-# source (~20 s of wall time on 2 cores).
-WAZERO_TEST_PKGS := . ./internal/wasm/ ./internal/engine/wazevo/ ./internal/platform/ ./internal/filecache/
+# source, and its compilation-cache integration tests (~25 s of wall
+# time on 2 cores).
+WAZERO_TEST_PKGS := . ./internal/wasm/ ./internal/engine/wazevo/ ./internal/platform/ ./internal/filecache/ ./internal/integration_test/filecache/
 wazero-test: wazero-patch
 	cd $(WAZERO_DIR)/wazero && GOFLAGS= $(GO) test -count=1 $(WAZERO_TEST_PKGS)
 
