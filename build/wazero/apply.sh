@@ -28,8 +28,9 @@ if [ ! -f "$patchfile" ]; then
 	exit 1
 fi
 
-# Nothing to do when the last run applied this patch to this version.
-stamp="$version $(sha256sum "$patchfile" | cut -d' ' -f1) $(sha256sum "$root/go.mod" "$root/go.sum" | cut -d' ' -f1 | tr '\n' ' ')"
+# Nothing to do when the last run applied this patch, with this script,
+# to this version.
+stamp="$version $(sha256sum "$patchfile" "$0" | cut -d' ' -f1 | tr '\n' ' ') $(sha256sum "$root/go.mod" "$root/go.sum" | cut -d' ' -f1 | tr '\n' ' ')"
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] && [ -d "$out/wazero" ]; then
 	exit 0
 fi
