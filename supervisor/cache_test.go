@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,4 +149,73 @@ func TestCompileChildFailure(t *testing.T) {
 			t.Log(err)
 		})
 	}
+}
+
+// TestCacheTruncatedWhileMapped: the patched wazero (build/wazero) maps
+// the compiled module from the cache file instead of copying it, so a
+// cache file truncated after a child checked and mapped it takes the code
+// out from under that child: its execution faults (SIGBUS) and the child
+// dies. That must reach the caller as the execution's SandboxError, with
+// the supervisor alive and refusing the changed cache to later children.
+// The supervisor retries an execution whose child died before starting
+// it on another child, up to maxAttempts: the pool holds that many
+// children, all with the module mapped, so every attempt faults. With
+// stock wazero (which copies the code) the execution succeeds.
+func TestCacheTruncatedWhileMapped(t *testing.T) {
+	cache := filepath.Join(publicTempDir(t), "cache")
+	// Keep-warm off: an idle child re-reading its pages would touch the
+	// truncated code and die before an execution reaches it.
+	s := newSup(t, func(c *Config) {
+		c.CacheDir, c.PoolSize, c.MaxChildren, c.QueueTimeout, c.KeepWarm = cache, maxAttempts, maxAttempts+1, 2*time.Second, -1
+	})
+	// The first execution proves the cache good; the children that fill
+	// the pool have the module mapped once Idle counts them.
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, s, maxAttempts)
+	files, _ := filepath.Glob(filepath.Join(cache, "wazero-*", "*"))
+	if len(files) != 1 {
+		t.Fatalf("want one compiled module in the cache, got %v", files)
+	}
+	mapped := wazeroMapsCache(t, files[0])
+	if err := os.Truncate(files[0], 4096); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Execute(context.Background(), contract.Request{Code: "let s = 0; for (let i = 0; i < 1000; i++) s += i; return s"}, nil)
+	if err != nil && res.Error == nil {
+		t.Fatalf("execute: %v", err)
+	}
+	if mapped {
+		if res.Error == nil || res.Error.Type != contract.SandboxError {
+			t.Fatalf("want the execution in a child whose mapped code was truncated to be a SandboxError, got %+v %s", res.Error, res.Value)
+		}
+	} else if !res.OK {
+		t.Fatalf("stock wazero copies the code: want the execution to succeed, got %+v", res.Error)
+	}
+	t.Logf("execution in the child whose cache file was truncated: %+v", res.Error)
+	if !mapped {
+		return
+	}
+	// Later children refuse the changed cache; the supervisor says why.
+	res, _ = s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil)
+	if res.Error == nil || !strings.Contains(res.Error.Message, "does not match") {
+		t.Fatalf("want later executions refused for the changed cache, got %+v", res.Error)
+	}
+}
+
+// wazeroMapsCache reports whether the cache entry at path is of the
+// layout the patched wazero (`make test`) writes and maps executable from
+// the file ("WAZEV2"); stock wazero's entries start "WAZEVO".
+func wazeroMapsCache(t *testing.T, path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	magic := make([]byte, 6)
+	if _, err := io.ReadFull(f, magic); err != nil {
+		t.Fatal(err)
+	}
+	return string(magic) == "WAZEV2"
 }
