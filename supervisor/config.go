@@ -135,7 +135,8 @@ type Config struct {
 	// its result. The kernel's figures hold even for a child whose Go
 	// side was subverted; waiting costs latency (BENCHMARKS.md). Default
 	// false: the child reports, and the reap happens off the caller's
-	// path.
+	// path; a child killed at its deadline, which cannot report, then
+	// has no such figures either (its reap would delay the envelope).
 	ReapedUsage bool
 	// Logger receives the supervisor's logs, and what children write to
 	// stderr as bounded, rate-limited text under the fixed message
