@@ -193,6 +193,13 @@ func (r *runner) Startup() ipc.Startup { return r.clock.account() }
 func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result {
 	start := time.Now()
 	r.warm.Stop()
+	// The child starts with one P (GOMAXPROCS=1, for a cheap start-up).
+	// During the execution the guest holds it while it runs, and a guest
+	// in a slow builtin never reaches a Go preemption point: gRPC's writer
+	// goroutine would then not send the log events already queued before
+	// the supervisor kills the child. A second P lets it send them as they
+	// come.
+	runtime.GOMAXPROCS(2)
 	// The filter is on before anything untrusted runs: normally since the
 	// stream opened, else from here.
 	if err := r.installFilter(); err != nil {
