@@ -287,22 +287,25 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 	hard := deadline.Add(s.cfg.KillGrace)
 	streamCtx, cancel := context.WithDeadline(ctx, hard)
 	defer cancel()
+	// The kill happens once, from the timer at the hard deadline or from
+	// here when the stream ends without a result; killOnce.Do returns
+	// only once it did, so what it records is final after kill.
 	var (
 		killOnce sync.Once
-		killedAt time.Time // written once, under killOnce
-		timedOut atomic.Bool
+		killedAt time.Time
+		timedOut bool
 	)
-	kill := func() {
+	kill := func(atDeadline bool) {
 		killOnce.Do(func() {
 			killedAt = time.Now()
+			if atDeadline {
+				timedOut = true
+				s.kills.Add(1)
+			}
 			p.killGroup()
 		})
 	}
-	killer := time.AfterFunc(time.Until(hard), func() {
-		timedOut.Store(true)
-		s.kills.Add(1)
-		kill()
-	})
+	killer := time.AfterFunc(time.Until(hard), func() { kill(true) })
 	defer killer.Stop()
 
 	logs := runawayLogs{limit: req.Limits.OutputBytes}
@@ -322,18 +325,13 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 		return res, true, true
 	}
 	// Classify from what the supervisor knows; the child is finished
-	// either way. The stream's deadline is the killer's: whichever fires
-	// first, the kill happens now.
-	if errors.Is(streamCtx.Err(), context.DeadlineExceeded) && !errors.Is(ctx.Err(), context.DeadlineExceeded) && killer.Stop() {
-		timedOut.Store(true)
-		s.kills.Add(1)
-	}
-	kill()
-	killOnce.Do(func() {}) // killedAt is final from here on
+	// either way. The stream's deadline, unless the caller's came first,
+	// is the timer's: whichever fires first, it is the hard kill.
+	kill(errors.Is(streamCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil)
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		res = contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits)
-	case timedOut.Load() || errors.Is(streamCtx.Err(), context.DeadlineExceeded):
+	case timedOut || errors.Is(streamCtx.Err(), context.DeadlineExceeded):
 		res = contract.Fail(contract.Errorf(contract.TimeoutError,
 			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits)
 	default:
