@@ -2,8 +2,8 @@ package supervisor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
@@ -57,19 +57,20 @@ func checkWall(t *testing.T, res contract.Result, timeout, grace time.Duration) 
 // The supervisor's envelope keeps at most what the output limit allows
 // of what a child streams, counted as the child counts its logs.
 func TestRunawayLogsBounded(t *testing.T) {
-	l := runawayLogs{limit: 100}
+	var l runawayLogs
 	e := contract.LogEntry{Level: "log", Text: "0123456789"} // 35 bytes of JSON
 	for i := 0; i < 10; i++ {
 		l.add(&e)
 	}
-	if len(l.entries) != 2 || l.bytes != 2*(35+1) {
-		t.Fatalf("kept %d entries (%d bytes), want 2 (72 bytes)", len(l.entries), l.bytes)
+	l.add(&contract.LogEntry{Level: "log"}) // would fit, but the logs are cut before it
+	kept, bytes := l.bounded(100)
+	if len(kept) != 2 || bytes != 2*(35+1) || kept[0] != e {
+		t.Fatalf("kept %+v (%d bytes), want 2 entries (72 bytes)", kept, bytes)
 	}
-	l.add(&contract.LogEntry{Level: "log"}) // would fit, but the logs are cut
-	if len(l.entries) != 2 {
-		t.Fatal("an entry was kept after the logs were cut")
+	if b, _ := json.Marshal(kept); int64(len(b)) > 100 {
+		t.Fatalf("the kept logs take %d bytes of JSON, over the limit", len(b))
 	}
-	if got := fmt.Sprint(l.entries[0]); got != fmt.Sprint(e) {
-		t.Fatal(got)
+	if kept, bytes := (&runawayLogs{}).bounded(100); kept == nil || len(kept) != 0 || bytes != 0 {
+		t.Fatal("no logs must be an empty array, not null")
 	}
 }

@@ -308,7 +308,7 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 	killer := time.AfterFunc(time.Until(hard), func() { kill(true) })
 	defer killer.Stop()
 
-	logs := runawayLogs{limit: req.Limits.OutputBytes}
+	var logs runawayLogs
 	forward := func(ev contract.Event) {
 		switch ev.Type {
 		case contract.EventStarted:
@@ -341,11 +341,8 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 		}
 		res = contract.Fail(e, req.Limits)
 	}
-	if logs.entries != nil {
-		res.Logs = logs.entries
-	}
+	res.Logs, res.Stats.LogBytes = logs.bounded(req.Limits.OutputBytes)
 	res.Stats.WallMS = contract.Millis(killedAt.Sub(sent))
-	res.Stats.LogBytes = logs.bytes
 	return res, false, started
 }
 
