@@ -203,9 +203,20 @@ func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contra
 			return res
 		}
 	}
+	secondP := false
 	res := r.vm.Run(ctx, req, engine.RunOptions{
 		Handler: request,
 		OnLog: func(e contract.LogEntry) {
+			if !secondP {
+				// The guest holds the child's one P while it runs, and a
+				// guest in a slow builtin reaches no Go preemption point:
+				// gRPC's writer goroutine would not send the log events
+				// queued before it until the supervisor killed the child,
+				// and they would be lost. A second P lets it send them as
+				// they come. Only an execution that logs pays for it.
+				secondP = true
+				runtime.GOMAXPROCS(2)
+			}
 			emit(contract.Event{Type: contract.EventLog, ExecutionID: req.ID, Log: &e})
 		},
 	})

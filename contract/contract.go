@@ -159,7 +159,9 @@ type Stats struct {
 	// the supervisor.
 	QueueWaitMS float64 `json:"queue_wait_ms"`
 	// WallMS is the execution's wall time inside the sandbox.
-	// Child-reported.
+	// Child-reported; when the child could not report (killed at its
+	// deadline, or dead), the supervisor's measure from sending the
+	// request to the kill.
 	WallMS float64 `json:"wall_ms"`
 	// CPUMS is the CPU time of the thread that ran the guest, where the
 	// platform reports it. Child-reported.

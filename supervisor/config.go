@@ -63,7 +63,14 @@ type Config struct {
 	// fails with CapacityError. Default 5s.
 	QueueTimeout time.Duration
 	// KillGrace is how long past its deadline a child may take before its
-	// process group is SIGKILLed. Default 250ms.
+	// process group is SIGKILLed. The child's engine stops JavaScript at
+	// the deadline by itself and sends its envelope; the kill is for what
+	// it cannot stop (a slow C builtin, its own Go side). Nothing is lost
+	// to the kill that a longer grace would save: the child streams its
+	// logs as they happen, and the supervisor's envelope of a killed
+	// execution carries them. So the grace only needs to cover how late
+	// the engine's own stop arrives on a loaded machine. Default
+	// DefaultKillGrace.
 	KillGrace time.Duration
 	// StartTimeout bounds one child's whole start-up, one budget for the
 	// handshake, its first ping and opening its stream: a child still not
@@ -135,7 +142,8 @@ type Config struct {
 	// its result. The kernel's figures hold even for a child whose Go
 	// side was subverted; waiting costs latency (BENCHMARKS.md). Default
 	// false: the child reports, and the reap happens off the caller's
-	// path.
+	// path; a child killed at its deadline, which cannot report, then
+	// has no such figures either (its reap would delay the envelope).
 	ReapedUsage bool
 	// Logger receives the supervisor's logs, and what children write to
 	// stderr as bounded, rate-limited text under the fixed message
@@ -143,6 +151,13 @@ type Config struct {
 	// Default: discard.
 	Logger *slog.Logger
 }
+
+// DefaultKillGrace is Config.KillGrace's default: long enough that the
+// child's engine, which stops JavaScript at the deadline by itself,
+// normally ends the execution first on a loaded machine, and short
+// enough that what it cannot stop ends soon after the deadline
+// (BENCHMARKS.md, "The hard stop").
+const DefaultKillGrace = 20 * time.Millisecond
 
 // CgroupPolicy says whether children get cgroups.
 type CgroupPolicy int
@@ -209,7 +224,7 @@ func resolveDefaults(cfg *Config) error {
 		return errors.New("supervisor: negative duration or size in Config")
 	}
 	if cfg.KillGrace == 0 {
-		cfg.KillGrace = 250 * time.Millisecond
+		cfg.KillGrace = DefaultKillGrace
 	}
 	switch {
 	case cfg.KeepWarm == 0:

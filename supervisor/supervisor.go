@@ -251,8 +251,20 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 		}()
 		return res, false
 	}
+	if res.Error != nil && res.Error.Type == contract.TimeoutError && !s.cfg.ReapedUsage {
+		// Killed at its deadline: its exit tells nothing the envelope
+		// lacks, and the reap (milliseconds of the kernel tearing the
+		// process down) would only make the caller later past the
+		// deadline. Close waits for it.
+		s.reaping.Add(1)
+		go func() {
+			defer s.reaping.Done()
+			s.pool.Done(p)
+		}()
+		return res, false
+	}
 	// The child could not report: reap it now and take the kernel's
-	// figures.
+	// figures, and its exit signal.
 	s.pool.Done(p)
 	p.reportKernelUsage(&res.Stats)
 	if sig, ok := p.exitSignal(); ok && sig == syscall.SIGSYS && res.Error != nil && res.Error.Type == contract.SandboxError {
@@ -264,22 +276,45 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 // execOn runs req on child p with the three timeout layers. reported is
 // true when the envelope came from the child itself, started when the
 // child said it began the execution.
+//
+// An envelope the child could not send (it was killed, or died) is the
+// supervisor's: it carries the logs the child streamed before the end
+// (runawayLogs) and, as stats.wall_ms, the supervisor's own measure from
+// sending the request to the kill.
 func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) (res contract.Result, reported, started bool) {
-	deadline := time.Now().Add(req.Limits.Timeout)
+	sent := time.Now()
+	deadline := sent.Add(req.Limits.Timeout)
 	hard := deadline.Add(s.cfg.KillGrace)
 	streamCtx, cancel := context.WithDeadline(ctx, hard)
 	defer cancel()
-	var killed atomic.Bool
-	killer := time.AfterFunc(time.Until(hard), func() {
-		killed.Store(true)
-		s.kills.Add(1)
-		p.killGroup()
-	})
+	// The kill happens once, from the timer at the hard deadline or from
+	// here when the stream ends without a result; killOnce.Do returns
+	// only once it did, so what it records is final after kill.
+	var (
+		killOnce sync.Once
+		killedAt time.Time
+		timedOut bool
+	)
+	kill := func(atDeadline bool) {
+		killOnce.Do(func() {
+			killedAt = time.Now()
+			if atDeadline {
+				timedOut = true
+				s.kills.Add(1)
+			}
+			p.killGroup()
+		})
+	}
+	killer := time.AfterFunc(time.Until(hard), func() { kill(true) })
 	defer killer.Stop()
 
+	var logs runawayLogs
 	forward := func(ev contract.Event) {
-		if ev.Type == contract.EventStarted {
+		switch ev.Type {
+		case contract.EventStarted:
 			started = true
+		case contract.EventLog:
+			logs.add(ev.Log)
 		}
 		if onEvent != nil {
 			onEvent(ev)
@@ -290,21 +325,25 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 		return res, true, true
 	}
 	// Classify from what the supervisor knows; the child is finished
-	// either way.
-	p.killGroup()
+	// either way. The stream's deadline, unless the caller's came first,
+	// is the timer's: whichever fires first, it is the hard kill.
+	kill(errors.Is(streamCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil)
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
-		return contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits), false, started
-	case killed.Load() || errors.Is(streamCtx.Err(), context.DeadlineExceeded):
-		return contract.Fail(contract.Errorf(contract.TimeoutError,
-			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits), false, started
+		res = contract.Fail(contract.Errorf(contract.AbortError, "execution cancelled by the caller"), req.Limits)
+	case timedOut || errors.Is(streamCtx.Err(), context.DeadlineExceeded):
+		res = contract.Fail(contract.Errorf(contract.TimeoutError,
+			"execution exceeded its %v deadline; the child was killed", req.Limits.Timeout), req.Limits)
 	default:
 		e := contract.AsError(err)
 		if e.Type != contract.SandboxError {
 			e = &contract.Error{Type: contract.SandboxError, Message: err.Error()}
 		}
-		return contract.Fail(e, req.Limits), false, started
+		res = contract.Fail(e, req.Limits)
 	}
+	res.Logs, res.Stats.LogBytes = logs.bounded(req.Limits.OutputBytes)
+	res.Stats.WallMS = contract.Millis(killedAt.Sub(sent))
+	return res, false, started
 }
 
 // boundHandler bounds handler by the execution: it runs on its own

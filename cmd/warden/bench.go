@@ -44,6 +44,13 @@ type benchReport struct {
 	ThroughputRatio float64 `json:"throughput_ratio"`
 	// Startup is where child start-up went, phase by phase (medians).
 	Startup []supervisor.PhaseStat `json:"startup"`
+	// Reference is the same script through `node -e`, one process per
+	// execution (bench_reference.go); ReferenceNote says why it is
+	// missing. ReferenceRatio is Warden's supervised throughput over
+	// the reference's.
+	Reference      *referenceReport `json:"reference,omitempty"`
+	ReferenceNote  string           `json:"reference_note,omitempty"`
+	ReferenceRatio float64          `json:"throughput_vs_reference,omitempty"`
 }
 
 type runStat struct {
@@ -57,7 +64,7 @@ type runStat struct {
 type benchOptions struct {
 	input                                 string
 	n, conc, poolSize, spawnConc          int
-	asJSON, skipInProcess                 bool
+	asJSON, skipInProcess, skipReference  bool
 	rate                                  float64
 	cacheDir                              string
 	noCgroups, noNS, noSeccomp, noRlimits bool
@@ -87,6 +94,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	if o.skipReference {
+		rep.ReferenceNote = "no reference: --no-reference"
+	} else {
+		benchReference(ctx, o, &rep)
+	}
 	if o.asJSON {
 		writeJSON(stdout, rep)
 	} else {
@@ -115,6 +127,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (o benchOptions, exit int,
 	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	fs.Float64Var(&o.rate, "rate", 0, "start at most this many executions per second (0: as fast as possible); a low rate measures a warm pool")
 	fs.BoolVar(&o.skipInProcess, "no-in-process", false, "skip the in-process comparison")
+	fs.BoolVar(&o.skipReference, "no-reference", false, "skip the reference run: the same script through a `node -e` process per execution")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process)")
 	fs.BoolVar(&o.noCgroups, "no-cgroups", false, "switch the cgroup layer off (RLIMIT_DATA fallback)")
 	fs.BoolVar(&o.noNS, "no-namespaces", false, "switch the child's namespaces off")
@@ -327,6 +340,9 @@ func printBench(w io.Writer, r benchReport, inProcess bool) {
 	if inProcess {
 		row("in-process engine", r.InProcess)
 	}
+	if r.Reference != nil {
+		row("node -e per execution", r.Reference.runStat)
+	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nchild spawn-to-ready: p50 %.1f ms, p90 %.1f ms\n", r.SpawnP50MS, r.SpawnP90MS)
 	fmt.Fprintf(w, "CPU per execution: child %.1f ms (start-up included), supervisor %.1f ms\n", r.ChildCPUMS, r.SupervisorCPUMS)
@@ -334,6 +350,7 @@ func printBench(w io.Writer, r benchReport, inProcess bool) {
 	if inProcess {
 		fmt.Fprintf(w, "cost of process isolation: p50 x%.1f, throughput x%.1f lower\n", r.LatencyRatio, r.ThroughputRatio)
 	}
+	printReference(w, r)
 }
 
 // printStartup prints where child start-up went: the child's own phases
