@@ -7,7 +7,7 @@ WASM_PKG := $(shell sed -n 's/^const WasmPackage = "\(.*\)"/\1/p' child/engine/w
 WASM_SHA := $(shell sed -n 's/^const WasmSHA256 = "\(.*\)"/\1/p' child/engine/wasm.go)
 TEST_FLAGS ?= -count=1 -timeout 20m
 
-.PHONY: build test wasm proto bench vet clean fuzz wazero-patch wazero-test
+.PHONY: build test test-stock wasm proto bench vet clean fuzz wazero-patch wazero-test
 
 # The project's patch to wazero (ARCHITECTURE.md, "Why a patch to wazero"):
 # build/wazero/apply.sh copies the wazero of go.mod out of the module
@@ -40,12 +40,19 @@ build: $(WASM) $(WAZERO_DEP)
 	CGO_ENABLED=0 $(GO) build -o bin/warden ./cmd/warden
 
 # The test command the README gives and .ci/run calls: vet, every test,
-# wazero's tests of what the patch touches, then each fuzz target for a
-# few seconds.
+# wazero's tests of what the patch touches, each fuzz target for a few
+# seconds, then every test again on stock wazero (what a plain `go build`
+# by an embedder gets).
 test: $(WASM) build $(if $(WAZERO_DEP),wazero-test)
 	$(GO) vet ./...
 	$(GO) test -tags wardenfaults $(TEST_FLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME) WAZERO_PATCH=$(WAZERO_PATCH)
+	@$(if $(WAZERO_DEP),$(MAKE) --no-print-directory test-stock)
+
+# Every test on stock wazero, without the patch.
+test-stock: $(WASM)
+	@echo "the tests again, on stock wazero"
+	GOFLAGS= $(GO) test -tags wardenfaults $(TEST_FLAGS) ./...
 
 # Go native fuzz targets as PACKAGE:TARGET. `make test` runs each for
 # FUZZTIME (3s); a nightly run gives them longer, e.g.
