@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // TestCompileGate: one filler at a time; a failed fill hands the turn to
@@ -178,7 +179,7 @@ func TestCacheTruncatedWhileMapped(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("want one compiled module in the cache, got %v", files)
 	}
-	mapped := wazeroMapsCache(t, files[0])
+	mapped := testutil.CacheEntryMappable(t, files[0])
 	if err := os.Truncate(files[0], 4096); err != nil {
 		t.Fatal(err)
 	}
@@ -202,20 +203,4 @@ func TestCacheTruncatedWhileMapped(t *testing.T) {
 	if res.Error == nil || !strings.Contains(res.Error.Message, "does not match") {
 		t.Fatalf("want later executions refused for the changed cache, got %+v", res.Error)
 	}
-}
-
-// wazeroMapsCache reports whether the cache entry at path is of the
-// layout the patched wazero (`make test`) writes and maps executable from
-// the file ("WAZEV2"); stock wazero's entries start "WAZEVO".
-func wazeroMapsCache(t *testing.T, path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	magic := make([]byte, 6)
-	if _, err := io.ReadFull(f, magic); err != nil {
-		t.Fatal(err)
-	}
-	return string(magic) == "WAZEV2"
 }

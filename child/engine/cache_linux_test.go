@@ -3,7 +3,6 @@ package engine
 import (
 	"bufio"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/wardenhq/warden/contract"
 	"golang.org/x/sys/unix"
+
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // TestCacheMappedFromFile: with the patched wazero (build/wazero, what
@@ -22,7 +23,7 @@ func TestCacheMappedFromFile(t *testing.T) {
 	dir := t.TempDir()
 	compileInto(t, dir)
 	entry := cacheEntry(t, dir)
-	if !entryMappable(t, entry) {
+	if !testutil.CacheEntryMappable(t, entry) {
 		t.Skipf("skipping: %s is a stock wazero cache entry (built without build/wazero's patch, e.g. plain go test): nothing is mapped", entry)
 	}
 	eng := loadAndRun(t, dir)
@@ -58,7 +59,7 @@ func TestCacheOnNoexecMount(t *testing.T) {
 	if m := mappingsOf(t, entry); len(m) != 0 {
 		t.Fatalf("the cache entry on a noexec mount is mapped: %q", m)
 	}
-	t.Logf("entry of the mappable layout: %v; loaded by copying", entryMappable(t, entry))
+	t.Logf("entry of the mappable layout: %v; loaded by copying", testutil.CacheEntryMappable(t, entry))
 }
 
 // compileInto fills the cache in dir with the module, compiled by an
@@ -99,22 +100,6 @@ func cacheEntry(t *testing.T, dir string) string {
 		t.Fatalf("want one compiled module in %s, got %q", dir, files)
 	}
 	return files[0]
-}
-
-// entryMappable reports whether the cache entry has the layout the
-// patched wazero maps from the file ("WAZEV2"; stock's is "WAZEVO").
-func entryMappable(t *testing.T, path string) bool {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	magic := make([]byte, 6)
-	if _, err := io.ReadFull(f, magic); err != nil {
-		t.Fatal(err)
-	}
-	return string(magic) == "WAZEV2"
 }
 
 // mappingsOf lists the permissions of this process's mappings of path.
