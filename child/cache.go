@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/wardenhq/warden/child/engine"
@@ -57,8 +58,20 @@ func compileOnly(ctx context.Context, cfg ipc.ChildConfig) error {
 // (wazero writes an entry only on a miss, which the child could not do:
 // the cache is not its to write).
 func verifyCache(dir string, want map[string]string) error {
+	// Only this build's entries (engine.CacheFlavour) are ever loaded:
+	// another build's, beside them, are neither read nor hashed.
+	flavour := engine.CacheFlavour()
+	own := 0
+	for rel := range want {
+		if strings.HasPrefix(rel, flavour+string(filepath.Separator)) {
+			own++
+		}
+	}
+	if own == 0 {
+		return fmt.Errorf("child: compilation cache refused: the supervisor recorded no entry of this build's wazero (%s) under %s: its compile child was another binary", flavour, dir)
+	}
 	seen := 0
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(dir, flavour), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -88,8 +101,8 @@ func verifyCache(dir string, want map[string]string) error {
 		seen++
 		return nil
 	})
-	if err == nil && seen != len(want) {
-		err = fmt.Errorf("%d of the %d files the supervisor recorded are missing", len(want)-seen, len(want))
+	if err == nil && seen != own {
+		err = fmt.Errorf("%d of the %d files the supervisor recorded for this build are missing", own-seen, own)
 	}
 	if err != nil {
 		return fmt.Errorf("child: compilation cache refused: %w", err)

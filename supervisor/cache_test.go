@@ -93,7 +93,7 @@ func TestCacheDigestMismatch(t *testing.T) {
 			if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
 				t.Fatal(err)
 			}
-			files, _ := filepath.Glob(filepath.Join(cache, "wazero-*", "*"))
+			files, _ := filepath.Glob(filepath.Join(cache, "*", "wazero-*", "*"))
 			if len(files) != 1 {
 				t.Fatalf("want one compiled module in the cache, got %v", files)
 			}
@@ -175,7 +175,7 @@ func TestCacheTruncatedWhileMapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitIdle(t, s, maxAttempts)
-	files, _ := filepath.Glob(filepath.Join(cache, "wazero-*", "*"))
+	files, _ := filepath.Glob(filepath.Join(cache, "*", "wazero-*", "*"))
 	if len(files) != 1 {
 		t.Fatalf("want one compiled module in the cache, got %v", files)
 	}

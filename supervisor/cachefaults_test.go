@@ -29,7 +29,7 @@ func TestChildCannotWriteCache(t *testing.T) {
 	if n, _ := strconv.Atoi(strings.Trim(string(uid.Value), `"`)); !uid.OK || n < DefaultChildUIDBase {
 		t.Fatalf("want the child to run as a uid of the child range, got %+v %s", uid.Error, uid.Value)
 	}
-	files, _ := filepath.Glob(filepath.Join(cache, "wazero-*", "*"))
+	files, _ := filepath.Glob(filepath.Join(cache, "*", "wazero-*", "*"))
 	if len(files) == 0 {
 		t.Fatal("no compiled module in the cache")
 	}

@@ -95,7 +95,7 @@ func loadAndRun(t *testing.T, dir string) *Engine {
 // cacheEntry is the one compiled module in the cache dir.
 func cacheEntry(t *testing.T, dir string) string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "wazero-*", "*"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "wazero-*", "*"))
 	if len(files) != 1 {
 		t.Fatalf("want one compiled module in %s, got %q", dir, files)
 	}

@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
@@ -35,8 +36,9 @@ import (
 // Config configures an Engine. The zero value is usable: embedded module,
 // no file cache, CloseOnContextDone off, contract default limits and caps.
 type Config struct {
-	// CacheDir is the wazero file compilation cache directory. Empty means
-	// compile in memory every time the process starts.
+	// CacheDir is the wazero file compilation cache directory; the
+	// entries go in its subdirectory CacheFlavour(). Empty means compile
+	// in memory every time the process starts.
 	CacheDir string
 	// CloseOnContextDone makes wazero abort guest code when the
 	// execution's context ends, even inside a slow C builtin. Turn it on
@@ -103,9 +105,10 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	pagemap.Open()
 	e := &Engine{cfg: cfg, runtimes: map[runtimeKey]*moduleRuntime{}}
 	if cfg.CacheDir != "" {
-		cache, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir)
+		dir := filepath.Join(cfg.CacheDir, CacheFlavour())
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
 		if err != nil {
-			return nil, fmt.Errorf("engine: open compilation cache %s: %w", cfg.CacheDir, err)
+			return nil, fmt.Errorf("engine: open compilation cache %s: %w", dir, err)
 		}
 		e.cache = cache
 	} else {
