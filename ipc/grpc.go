@@ -118,7 +118,13 @@ func (c *Client) Ping(ctx context.Context) (Startup, error) {
 // machines Warden was measured on. Open is optional (Execute opens a
 // stream itself when there is none) and may be called once. The stream
 // ends when Execute is done with it or when the child exits.
-func (c *Client) Open() error {
+//
+// ctx bounds only the opening: it does not wait for the child to take
+// the stream up, but it does wait for stream quota, which a subverted
+// child can withhold (an HTTP/2 SETTINGS frame with
+// MAX_CONCURRENT_STREAMS 0). If ctx ends first, the stream is cancelled
+// and the error wraps ctx.Err().
+func (c *Client) Open(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.openCalled {
@@ -126,7 +132,12 @@ func (c *Client) Open() error {
 	}
 	c.openCalled = true
 	sctx, cancel := c.join(context.Background())
+	stop := context.AfterFunc(ctx, cancel)
 	stream, err := c.client.Execute(sctx)
+	if !stop() {
+		cancel()
+		return fmt.Errorf("ipc: open execute stream: %w", ctx.Err())
+	}
 	if err != nil {
 		cancel()
 		return c.classify(sctx, "open execute stream", err)

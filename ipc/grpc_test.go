@@ -261,7 +261,7 @@ func TestExecuteReturnsPromptlyWhenCtxEnds(t *testing.T) {
 				if opened {
 					// A stream opened ahead of time carries no deadline of
 					// its own: Execute must end it with ctx.
-					if err := c.Open(); err != nil {
+					if err := c.Open(context.Background()); err != nil {
 						t.Fatalf("Open: %v", err)
 					}
 				}
@@ -326,7 +326,7 @@ func (r *openerRunner) Run(_ context.Context, req contract.Request, _ func(contr
 func TestOpenRunsStreamOpenedAheadOfTheRequest(t *testing.T) {
 	r := &openerRunner{opened: make(chan struct{})}
 	c, _, _ := serve(t, r)
-	if err := c.Open(); err != nil {
+	if err := c.Open(context.Background()); err != nil {
 		t.Fatalf("Open: %v", err)
 	}
 	select {
@@ -334,7 +334,7 @@ func TestOpenRunsStreamOpenedAheadOfTheRequest(t *testing.T) {
 	case <-time.After(prompt):
 		t.Fatal("StreamOpened did not run after Open")
 	}
-	if err := c.Open(); err == nil {
+	if err := c.Open(context.Background()); err == nil {
 		t.Error("a second Open succeeded")
 	}
 	res, err := c.Execute(context.Background(), contract.Request{ID: "x"}, nil, nil)

@@ -288,7 +288,7 @@ func (s *Supervisor) pingAndOpen(startCtx context.Context, proc *ipc.Process, t 
 		return account, s.startFailed(startCtx, fmt.Sprintf("child %d did not answer its first ping", proc.PID()), err)
 	}
 	t = s.phaseDone(phasePing, t)
-	if err := openStream(startCtx, proc.Client()); err != nil {
+	if err := proc.Client().Open(startCtx); err != nil {
 		return account, s.startFailed(startCtx, fmt.Sprintf("child %d: open its execution's stream", proc.PID()), err)
 	}
 	s.phaseDone(phaseOpen, t)
@@ -306,25 +306,6 @@ func (s *Supervisor) startFailed(startCtx context.Context, step string, err erro
 		return fmt.Errorf("supervisor: %s: start-up took over %v (StartTimeout); the child was killed: %w", step, s.cfg.StartTimeout, err)
 	}
 	return fmt.Errorf("supervisor: %s: %w", step, err)
-}
-
-// openStream opens the child's execution stream ahead of its request,
-// within ctx. Opening does not wait for the child to take the stream up
-// (gRPC sends the stream's headers and returns; the execution's deadline
-// bounds a child that never reads it), but it does wait for stream quota,
-// which a subverted child can withhold (an HTTP/2 SETTINGS frame with
-// MAX_CONCURRENT_STREAMS 0) and ipc.Client.Open takes no context. When
-// ctx ends first, the caller kills the child, which ends the Open left
-// behind.
-func openStream(ctx context.Context, c *ipc.Client) error {
-	opened := make(chan error, 1)
-	go func() { opened <- c.Open() }()
-	select {
-	case err := <-opened:
-		return err
-	case <-ctx.Done():
-		return fmt.Errorf("waiting for the stream: %w", ctx.Err())
-	}
 }
 
 // phaseDone records a supervisor-side spawn phase that began at start
