@@ -242,25 +242,16 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 			p.reportKernelUsage(&res.Stats)
 		}
 		// The child reported with the result; removing it (several ms of
-		// process teardown) happens off the caller's path. Close waits
-		// for it.
-		s.reaping.Add(1)
-		go func() {
-			defer s.reaping.Done()
-			s.pool.Done(p)
-		}()
+		// process teardown) happens off the caller's path.
+		s.discardLater(p)
 		return res, false
 	}
 	if res.Error != nil && res.Error.Type == contract.TimeoutError && !s.cfg.ReapedUsage {
 		// Killed at its deadline: its exit tells nothing the envelope
 		// lacks, and the reap (milliseconds of the kernel tearing the
 		// process down) would only make the caller later past the
-		// deadline. Close waits for it.
-		s.reaping.Add(1)
-		go func() {
-			defer s.reaping.Done()
-			s.pool.Done(p)
-		}()
+		// deadline.
+		s.discardLater(p)
 		return res, false
 	}
 	// The child could not report: reap it now and take the kernel's
@@ -271,6 +262,16 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 		res.Error.Message = "the child was killed by its seccomp filter: it made a forbidden system call (" + res.Error.Message + ")"
 	}
 	return res, !started && res.Error != nil && res.Error.Type == contract.SandboxError
+}
+
+// discardLater hands p back to the pool, which removes it, off the
+// caller's path; Close waits for it.
+func (s *Supervisor) discardLater(p *process) {
+	s.reaping.Add(1)
+	go func() {
+		defer s.reaping.Done()
+		s.pool.Done(p)
+	}()
 }
 
 // execOn runs req on child p with the three timeout layers. reported is
