@@ -61,7 +61,7 @@ test-stock: $(WASM)
 FUZZTIME ?= 3s
 FUZZ_TARGETS := \
 	./child/engine:FuzzHostCallArgs \
-	./child/engine:FuzzJSONStringLen \
+	./contract:FuzzJSONStringLen \
 	./child/engine:FuzzWTF8 \
 	./contract:FuzzLimitsJSON \
 	./ipc:FuzzEventFromPB \

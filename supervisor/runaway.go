@@ -1,10 +1,6 @@
 package supervisor
 
-import (
-	"encoding/json"
-
-	"github.com/wardenhq/warden/contract"
-)
+import "github.com/wardenhq/warden/contract"
 
 // runawayLogs keeps the log events a child streams, for the envelope the
 // supervisor writes when the child cannot send its own (killed at the
@@ -25,21 +21,17 @@ func (l *runawayLogs) add(e *contract.LogEntry) {
 // bounded is the first entries that fit in limit bytes of JSON, and what
 // they take. The child bounds its logs by the output limit, counting
 // what each entry adds to the logs' JSON; bounded keeps entries by the
-// same measure, the length encoding/json gives the entry plus a
-// separator (bytes is counted as the child counts Stats.LogBytes), so a
+// same measure (contract.LogEntryCost, as the child counts
+// Stats.LogBytes), so a
 // child whose Go side no longer honours the limit gets no more into the
 // envelope. A well-behaved child's entries, its truncation marker
 // included, always fit.
 func (l *runawayLogs) bounded(limit int64) (kept []contract.LogEntry, bytes int64) {
 	kept = []contract.LogEntry{}
 	for _, e := range l.entries {
-		b, err := json.Marshal(e)
-		if err != nil {
-			break
-		}
 		// The array's brackets take 2 bytes, less the last entry's
 		// separator.
-		cost := int64(len(b)) + 1
+		cost := contract.LogEntryCost(e.Level, e.Text)
 		if 1+bytes+cost > limit {
 			break
 		}

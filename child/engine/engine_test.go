@@ -520,7 +520,7 @@ func TestStats(t *testing.T) {
 		}})
 	check(t, res, want{value: "100000"})
 	s := res.Stats
-	if s.WallMS <= 0 || s.CPUMS <= 0 || s.HeapBytes <= 0 || s.PeakMemoryBytes <= 0 || s.PeakStackBytes <= 0 || s.DataRequests != 1 || s.LogBytes != logEntryCost("log", "x") {
+	if s.WallMS <= 0 || s.CPUMS <= 0 || s.HeapBytes <= 0 || s.PeakMemoryBytes <= 0 || s.PeakStackBytes <= 0 || s.DataRequests != 1 || s.LogBytes != contract.LogEntryCost("log", "x") {
 		t.Fatalf("stats incomplete: %+v", s)
 	}
 }

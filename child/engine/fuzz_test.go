@@ -143,34 +143,6 @@ func FuzzHostCallArgs(f *testing.F) {
 	})
 }
 
-// FuzzJSONStringLen: the cost a log entry is charged is exactly what
-// encoding/json writes for its text.
-func FuzzJSONStringLen(f *testing.F) {
-	for _, s := range []string{"", "a", "<&>", "\"\\\b\f\n\r\t\x00\x1f\x7f", "\u2028\u2029", "\xff\xed\xa0\x80", "héllo 😀"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		b, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := jsonStringLen(s); got != len(b) {
-			t.Fatalf("jsonStringLen(%q) = %d, encoding/json writes %d bytes: %s", s, got, len(b), b)
-		}
-		if got, want := logEntryCost("log", s), int64(len(mustMarshal(t, contract.LogEntry{Level: "log", Text: s}))+1); got != want {
-			t.Fatalf("logEntryCost = %d, want %d", got, want)
-		}
-	})
-}
-
-func mustMarshal(t *testing.T, v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // FuzzWTF8: the streaming conversion writeWTF8 (used in place on guest
 // memory) equals the one-piece reference and always gives valid UTF-8.
 func FuzzWTF8(f *testing.F) {

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"unicode/utf8"
-
-	"github.com/wardenhq/warden/contract"
-)
+import "github.com/wardenhq/warden/contract"
 
 // Captured logs. Each entry costs what it adds to the logs' JSON
 // encoding (its envelope, level, escaped text and a separator), so that
@@ -14,17 +10,7 @@ import (
 
 const logTruncatedMarker = "[warden: log output truncated: over the output limit]"
 
-// logEntryOverhead is what one entry adds to the JSON beyond its quoted
-// level and text: {"level":,"text":} and the comma before the next one.
-const logEntryOverhead = len(`{"level":,"text":}`) + 1
-
-// logEntryCost is the bytes the entry adds to the logs' JSON encoding
-// (encoding/json, as the envelope is written).
-func logEntryCost(level, text string) int64 {
-	return int64(logEntryOverhead + jsonStringLen(level) + jsonStringLen(text))
-}
-
-var logMarkerCost = logEntryCost("warn", logTruncatedMarker)
+var logMarkerCost = contract.LogEntryCost("warn", logTruncatedMarker)
 
 // logRoom is what the next entry may cost and still leave room for the
 // marker: the array's brackets take 2 bytes, less the last entry's
@@ -43,8 +29,8 @@ func (vm *VM) hostLog(levelArg, textArg guestString) uint32 {
 	if !ok {
 		return vm.throwError("warden: bad host call arguments")
 	}
-	// The level and the text cost at least their length and two quotes.
-	room := vm.logRoom() - int64(logEntryOverhead+len(level)+4)
+	// The text costs at least its length on top of an empty text's entry.
+	room := vm.logRoom() - contract.LogEntryCost(level, "")
 	if int64(textArg.n) > room {
 		return vm.cutLogs()
 	}
@@ -52,7 +38,7 @@ func (vm *VM) hostLog(levelArg, textArg guestString) uint32 {
 	if err != nil {
 		return vm.throwError("warden: bad host call arguments")
 	}
-	cost := logEntryCost(level, text)
+	cost := contract.LogEntryCost(level, text)
 	if cost > vm.logRoom() {
 		return vm.cutLogs()
 	}
@@ -102,35 +88,4 @@ func (vm *VM) keepLog(e contract.LogEntry) {
 	if vm.opts.OnLog != nil {
 		vm.opts.OnLog(e)
 	}
-}
-
-// jsonStringLen is the length of s as encoding/json writes it: quoted,
-// with <, > and & escaped (HTML-safe, the default), control characters
-// escaped, invalid bytes as \ufffd, U+2028 and U+2029 escaped.
-func jsonStringLen(s string) int {
-	n := 2
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			switch {
-			case b == '\\' || b == '"' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
-				n += 2
-			case b < 0x20 || b == '<' || b == '>' || b == '&':
-				n += 6
-			default:
-				n++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
-			n += 6
-		default:
-			n += size
-		}
-		i += size
-	}
-	return n
 }

@@ -73,7 +73,7 @@ type VM struct {
 	opts        RunOptions
 	modules     map[string]string
 	logs        []contract.LogEntry
-	logBytes    int64 // what the logs take as JSON (logEntryCost of each)
+	logBytes    int64 // what the logs take as JSON (contract.LogEntryCost of each)
 	logsCut     bool
 	requests    int   // host.request calls made
 	dataBytes   int64 // host.request traffic: names and arguments sent, answers received
