@@ -2,10 +2,7 @@ package child
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -91,11 +88,11 @@ func verifyCache(dir string, want map[string]string) error {
 			return err
 		}
 		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
+		got, err := ipc.CacheDigest(f)
+		if err != nil {
 			return err
 		}
-		if hex.EncodeToString(h.Sum(nil)) != sum {
+		if got != sum {
 			return fmt.Errorf("%s does not match the SHA-256 the supervisor recorded", path)
 		}
 		seen++

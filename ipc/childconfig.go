@@ -5,7 +5,12 @@ package ipc
 // child/, which the supervisor does not import (importing it would link
 // the engine, wazero and the seccomp filter into every embedder).
 
-import "time"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"time"
+)
 
 // ChildConfigEnv is the environment variable that carries a child's
 // ChildConfig as JSON: a child's environment is otherwise empty.
@@ -24,7 +29,7 @@ type ChildConfig struct {
 	MemoryBytes int64 `json:"memory_bytes"`
 	// CacheDir is the wazero compilation cache shared by all children.
 	CacheDir string `json:"cache_dir"`
-	// CacheDigests is the SHA-256 (hex) of every file in CacheDir, by
+	// CacheDigests is the CacheDigest of every file in CacheDir, by
 	// path relative to it, as the supervisor recorded them after the
 	// compile child ran. When set, the child refuses to start unless the
 	// cache holds exactly these files with these digests. The cache is
@@ -82,3 +87,14 @@ type Hardening struct {
 // supervisor raises its Config.KeepWarm to it before sending it; the
 // child applies it again.
 const MinKeepWarm = 100 * time.Millisecond
+
+// CacheDigest is the digest ChildConfig.CacheDigests records of a cache
+// file's content: its SHA-256, in hex. The supervisor computes it after
+// the compile child, the child before loading.
+func CacheDigest(content io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, content); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,16 +1,15 @@
 package supervisor
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/wardenhq/warden/ipc"
 )
 
 // The compilation cache holds native code every child maps executable, so
@@ -229,12 +228,12 @@ func checkCacheTree(cache string, fix, digest bool) (map[string]string, error) {
 			}
 		}
 		if digest && !isDir {
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err != nil {
+			sum, err := ipc.CacheDigest(f)
+			if err != nil {
 				return fmt.Errorf("supervisor: compilation cache: %s: %w", path, err)
 			}
 			rel, _ := filepath.Rel(cache, path)
-			sums[rel] = hex.EncodeToString(h.Sum(nil))
+			sums[rel] = sum
 		}
 		return nil
 	})
