@@ -64,13 +64,6 @@ func (r *uidRange) release(uid int) {
 	delete(r.used, uid-r.base)
 }
 
-// inUse is how many uids live children hold.
-func (r *uidRange) inUse() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.used)
-}
-
 // checkChildUIDRange refuses a range that is not usable for children:
 // out of bounds, or overlapping an id this machine already gives to a
 // user, a group or a subordinate-id range (/etc/subuid, /etc/subgid), whose

@@ -116,3 +116,10 @@ func TestNewRefusesATakenUIDRange(t *testing.T) {
 		t.Fatalf("want New to refuse uids 1-65534, got %v", err)
 	}
 }
+
+// inUse is how many uids live children hold.
+func (r *uidRange) inUse() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.used)
+}

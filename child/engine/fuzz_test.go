@@ -188,3 +188,19 @@ func wtf8Reference(b []byte) []byte {
 	}
 	return out
 }
+
+// wtf8ToUTF8 is writeWTF8 into a new slice (b itself when it is valid
+// UTF-8), for the tests.
+func wtf8ToUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	var out sliceWriter
+	out.b = make([]byte, 0, len(b))
+	writeWTF8(&out, b)
+	return out.b
+}
+
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }

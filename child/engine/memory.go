@@ -206,29 +206,15 @@ func (vm *VM) readCString(p uint32, max uint32) (string, bool) {
 	return "", false
 }
 
-// wtf8ToUTF8 replaces each surrogate code point that QuickJS encodes as a
-// 3-byte WTF-8 sequence (ED A0..BF xx) with U+FFFD, and joins a
-// high/low pair encoded separately into one 4-byte sequence: exactly
-// what Go's utf16.Decode and the WHATWG TextEncoder do with lone
-// surrogates. Valid UTF-8 passes through unchanged (not copied). For
-// WTF-8, all QuickJS produces, the result is never longer than b; any
-// other invalid byte becomes U+FFFD too (three bytes for one).
-func wtf8ToUTF8(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	var out sliceWriter
-	out.b = make([]byte, 0, len(b))
-	writeWTF8(&out, b)
-	return out.b
-}
-
-type sliceWriter struct{ b []byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
-
-// writeWTF8 writes b to w converted as wtf8ToUTF8 does, in pieces of b
-// itself and at most 4-byte runes: it never holds a copy of b.
+// writeWTF8 writes b to w with each surrogate code point that QuickJS
+// encodes as a 3-byte WTF-8 sequence (ED A0..BF xx) replaced by U+FFFD,
+// and a high/low pair encoded separately joined into one 4-byte
+// sequence: exactly what Go's utf16.Decode and the WHATWG TextEncoder do
+// with lone surrogates. Valid UTF-8 is written as it is. For WTF-8, all
+// QuickJS produces, the result is never longer than b; any other
+// invalid byte becomes U+FFFD too (three bytes for one). It writes in
+// pieces of b itself and at most 4-byte runes: it never holds a copy of
+// b.
 func writeWTF8(w io.Writer, b []byte) {
 	if utf8.Valid(b) {
 		w.Write(b)
