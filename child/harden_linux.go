@@ -104,23 +104,35 @@ func dropToUser(uid, gid int) error {
 	return nil
 }
 
-// hardenAfterStartup applies the limits that start-up itself would trip
-// over (the compilation cache may be written, files are opened).
+// SteadyRlimit is an rlimit a child sets once start-up is done.
+type SteadyRlimit struct {
+	Name      string // as in setrlimit(2): RLIMIT_CORE
+	ProcLabel string // its row in /proc/PID/limits
+	Value     uint64 // soft and hard
+	resource  int
+}
+
+// SteadyRlimits are the rlimits every child with Hardening.Rlimits sets
+// after start-up, which start-up itself would trip over (the
+// compilation cache may be written, files are opened): no core dumps,
+// no file writes, few descriptors. warden doctor checks a live child
+// against them.
+func SteadyRlimits() []SteadyRlimit {
+	return []SteadyRlimit{
+		{"RLIMIT_CORE", "Max core file size", 0, unix.RLIMIT_CORE},
+		{"RLIMIT_FSIZE", "Max file size", 0, unix.RLIMIT_FSIZE},
+		{"RLIMIT_NOFILE", "Max open files", 64, unix.RLIMIT_NOFILE},
+	}
+}
+
+// hardenAfterStartup sets SteadyRlimits.
 func hardenAfterStartup(o ipc.Hardening) error {
 	if !o.Rlimits {
 		return nil
 	}
-	for _, l := range []struct {
-		name string
-		res  int
-		v    uint64
-	}{
-		{"RLIMIT_CORE", unix.RLIMIT_CORE, 0},
-		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, 0},
-		{"RLIMIT_NOFILE", unix.RLIMIT_NOFILE, 64},
-	} {
-		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: l.v, Max: l.v}); err != nil {
-			return fmt.Errorf("child: %s: %w", l.name, err)
+	for _, l := range SteadyRlimits() {
+		if err := unix.Setrlimit(l.resource, &unix.Rlimit{Cur: l.Value, Max: l.Value}); err != nil {
+			return fmt.Errorf("child: %s: %w", l.Name, err)
 		}
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/cgroup"
+	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/child/seccomp"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/ipc"
@@ -230,7 +231,11 @@ func hardeningChecks(l supervisor.Layers, supErr error) []layerCheck {
 	if !l.NoNewPrivs {
 		nnp.Detail = "children do not set PR_SET_NO_NEW_PRIVS"
 	}
-	rl.Active, rl.Detail = l.Rlimits, "after start-up: RLIMIT_CORE 0, RLIMIT_FSIZE 0, RLIMIT_NOFILE 64"
+	var steady []string
+	for _, r := range child.SteadyRlimits() {
+		steady = append(steady, fmt.Sprintf("%s %d", r.Name, r.Value))
+	}
+	rl.Active, rl.Detail = l.Rlimits, "after start-up: "+strings.Join(steady, ", ")
 	if !l.Rlimits {
 		rl.Detail = "off by configuration (NoRlimits)"
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/supervisor"
+
+	"github.com/wardenhq/warden/child"
 )
 
 // childSeen is what the kernel shows of one live child of this process
@@ -83,8 +85,10 @@ func seeChild() (childSeen, error) {
 		}
 	}
 	if limits, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid)); err == nil {
-		s.rlimits = hasLimit(limits, "Max core file size", "0") && hasLimit(limits, "Max file size", "0") &&
-			hasLimit(limits, "Max open files", "64")
+		s.rlimits = true
+		for _, l := range child.SteadyRlimits() {
+			s.rlimits = s.rlimits && hasLimit(limits, l.ProcLabel, strconv.FormatUint(l.Value, 10))
+		}
 	}
 	for name, file := range nsFiles {
 		theirs, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/%s", pid, file))
