@@ -90,6 +90,10 @@ func (p *process) rusage() (cpu time.Duration, maxRSS int64, ok bool) {
 	return cpu, ru.Maxrss * 1024, true
 }
 
+// ChildProcessName is every child's argv[0], so that children are easy
+// to spot in ps (and for warden doctor to find one).
+const ChildProcessName = "warden-child"
+
 // spawn starts one child prepared for memory bytes, in these steps:
 // wait for the compilation cache, take a uid, make the cgroup, build the
 // command, start it and complete the handshake, then ping it and open
@@ -226,7 +230,7 @@ func (s *Supervisor) buildCommand(startCtx context.Context, memory, memCap int64
 		return nil, ipc.ProcessConfig{}, err
 	}
 	cmd := exec.Command(s.cfg.Binary, s.cfg.ChildArgs...)
-	cmd.Args[0] = "warden-child"
+	cmd.Args[0] = ChildProcessName
 	// An empty environment but for the child's configuration and its Go
 	// runtime settings (go-plugin adds its handshake variables;
 	// SkipHostEnv keeps ours out).

@@ -231,7 +231,7 @@ func liveChildren(t *testing.T, s *supervisor.Supervisor, n int) []int {
 			continue
 		}
 		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if bytes.HasPrefix(cmd, []byte("warden-child\x00")) && procField(pid, "PPid:") == strconv.Itoa(os.Getpid()) {
+		if bytes.HasPrefix(cmd, []byte(supervisor.ChildProcessName+"\x00")) && procField(pid, "PPid:") == strconv.Itoa(os.Getpid()) {
 			pids = append(pids, pid)
 		}
 	}

@@ -148,7 +148,7 @@ func findChild() (int, error) {
 		}
 		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
 		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if arg0, _, _ := bytes.Cut(cmdline, []byte{0}); string(arg0) == "warden-child" {
+		if arg0, _, _ := bytes.Cut(cmdline, []byte{0}); string(arg0) == supervisor.ChildProcessName {
 			return pid, nil
 		}
 	}
