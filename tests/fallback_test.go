@@ -113,7 +113,5 @@ func TestLayerRlimitCPUKillsRunaway(t *testing.T) {
 		t.Fatalf("the child died after %.0f ms of CPU, want about 7 s", res.Stats.ChildCPUMS)
 	}
 	t.Logf("killed after %v wall, %.0f ms CPU: %s", time.Since(start).Round(time.Millisecond), res.Stats.ChildCPUMS, res.Error.Message)
-	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
-		t.Fatalf("the supervisor stopped serving: %v", err)
-	}
+	requireServing(t, s)
 }

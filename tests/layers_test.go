@@ -50,9 +50,7 @@ func TestLayerCgroupOOMKill(t *testing.T) {
 		t.Fatalf("want ResourceError/oom_kill, got %+v", res.Error)
 	}
 	t.Logf("OOM-killed after %v, cgroup peak %d bytes", time.Since(start), res.Stats.CgroupPeakBytes)
-	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
-		t.Fatalf("supervisor stopped serving: %v", err)
-	}
+	requireServing(t, s)
 }
 
 // A child runs with the Go collector's pacing off and a soft memory limit
@@ -93,9 +91,7 @@ func TestWireBoundsWhatAChildSends(t *testing.T) {
 	if res.OK || res.Error.Type != contract.SandboxError || !strings.Contains(res.Error.Message, "larger than max") {
 		t.Fatalf("want a SandboxError for the oversized message, got %+v", res.Error)
 	}
-	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
-		t.Fatalf("supervisor stopped serving: %v", err)
-	}
+	requireServing(t, s)
 }
 
 // A child reports its own CPU time and peak RSS with its result, so a

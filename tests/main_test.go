@@ -60,3 +60,12 @@ func newEngine(t *testing.T) *engine.Engine {
 	t.Cleanup(func() { eng.Close(ctx) })
 	return eng
 }
+
+// requireServing fails the test unless s still runs a script: whatever
+// one execution did, the supervisor keeps serving.
+func requireServing(t *testing.T, s *supervisor.Supervisor) {
+	t.Helper()
+	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
+		t.Fatalf("the supervisor stopped serving: %v", err)
+	}
+}

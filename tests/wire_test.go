@@ -63,9 +63,7 @@ func TestBrokerFloodIsKilled(t *testing.T) {
 	if during > before+32<<20 {
 		t.Errorf("the supervisor's heap grew by %d MiB while the child flooded its broker", (during-before)>>20)
 	}
-	if _, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil {
-		t.Fatalf("supervisor stopped serving: %v", err)
-	}
+	requireServing(t, s)
 }
 
 // TestNonJSONResultIsSandboxError: a result value that is not JSON never
