@@ -22,22 +22,19 @@ import (
 // or powers of two from contract.MinMemoryBytes below the memory cap;
 // plus the cap (every resolved limit fits a bucket), the default limit
 // and each PrewarmMemory value (so that the profiles kept warm are
-// exact). cfg's Defaults and Caps are already set.
+// exact). cfg's Defaults and Caps are already resolved
+// (contract.ConfigLimits): the cap is set and the default within it.
 func memoryBuckets(cfg Config) ([]int64, error) {
-	def, _, err := contract.Resolve(contract.Limits{}, cfg.Defaults, cfg.Caps)
-	if err != nil {
-		return nil, fmt.Errorf("supervisor: default limits: %w", err)
-	}
-	capv := cfg.Caps.MemoryBytes // 0: no cap
+	def, capv := cfg.Defaults.MemoryBytes, cfg.Caps.MemoryBytes
 	check := func(what string, m int64) error {
-		if m < contract.MinMemoryBytes || (capv > 0 && m > capv) {
+		if m < contract.MinMemoryBytes || m > capv {
 			return fmt.Errorf("supervisor: %s %d is outside [%d, Caps.MemoryBytes %d]", what, m, contract.MinMemoryBytes, capv)
 		}
 		return nil
 	}
 	var b []int64
 	if len(cfg.MemoryBuckets) == 0 {
-		for m := int64(contract.MinMemoryBytes); m < max(capv, def.MemoryBytes); m *= 2 {
+		for m := int64(contract.MinMemoryBytes); m < capv; m *= 2 {
 			b = append(b, m)
 		}
 	}
@@ -53,10 +50,7 @@ func memoryBuckets(cfg Config) ([]int64, error) {
 		}
 		b = append(b, m)
 	}
-	if capv > 0 {
-		b = append(b, capv)
-	}
-	b = append(b, def.MemoryBytes)
+	b = append(b, capv, def)
 	slices.Sort(b)
 	return slices.Compact(b), nil
 }
@@ -74,9 +68,10 @@ func prewarmKeys(cfg Config, buckets []int64) []int64 {
 }
 
 // limitsKey is the pool key of resolved limits l: the smallest memory
-// bucket that holds l.MemoryBytes. Past the largest bucket (only without
-// a memory cap) it is the next power of two, so that the number of
-// profiles stays logarithmic even then.
+// bucket that holds l.MemoryBytes. The memory cap is a bucket, so a
+// resolved limit always has one; past the largest bucket it would be the
+// next power of two, so that the profiles stay logarithmic in number
+// whatever the buckets.
 func limitsKey(l contract.Limits, buckets []int64) int64 {
 	m := l.MemoryBytes
 	if i, _ := slices.BinarySearch(buckets, m); i < len(buckets) {
