@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // WithDefaults returns l with every zero field taken from d: a
@@ -43,33 +42,6 @@ func CheckCaps(defaults, caps Limits) error {
 		return nil
 	}
 	return errors.New(strings.Join(errs, "; "))
-}
-
-// limitField is one field of a Limits, under its JSON name.
-type limitField struct {
-	name string
-	v    *int64
-}
-
-func (f limitField) format(v int64) string {
-	if f.name == "timeout_ms" {
-		return time.Duration(v).String()
-	}
-	return fmt.Sprint(v)
-}
-
-// fields lists l's fields in declaration order, each as an *int64 into l
-// (Timeout's underlying type is int64).
-func (l *Limits) fields() []limitField {
-	return []limitField{
-		{"timeout_ms", (*int64)(&l.Timeout)},
-		{"memory_bytes", &l.MemoryBytes},
-		{"stack_bytes", &l.StackBytes},
-		{"output_bytes", &l.OutputBytes},
-		{"code_bytes", &l.CodeBytes},
-		{"data_requests", &l.DataRequests},
-		{"data_bytes", &l.DataBytes},
-	}
 }
 
 // ConfigLimits resolves a configuration's defaults and caps, field by

@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"time"
 )
@@ -118,40 +119,53 @@ func millisToDuration(ms int64) time.Duration {
 	return time.Duration(ms) * time.Millisecond
 }
 
+// limitField is one field of a Limits, under its JSON name.
+type limitField struct {
+	name string
+	v    *int64
+}
+
+func (f limitField) format(v int64) string {
+	if f.name == "timeout_ms" {
+		return time.Duration(v).String()
+	}
+	return fmt.Sprint(v)
+}
+
+// fields lists l's fields in declaration order, each as an *int64 into l
+// (Timeout's underlying type is int64): the one list of them that
+// Resolve, CheckResolved, WithDefaults and CheckCaps walk.
+func (l *Limits) fields() []limitField {
+	return []limitField{
+		{"timeout_ms", (*int64)(&l.Timeout)},
+		{"memory_bytes", &l.MemoryBytes},
+		{"stack_bytes", &l.StackBytes},
+		{"output_bytes", &l.OutputBytes},
+		{"code_bytes", &l.CodeBytes},
+		{"data_requests", &l.DataRequests},
+		{"data_bytes", &l.DataBytes},
+	}
+}
+
 // Resolve applies defaults and caps to requested limits. Zero fields take
 // the default, fields above the cap are clamped (and named in clamped),
 // negative fields are a ContractError.
 func Resolve(requested, defaults, caps Limits) (in Limits, clamped []string, err error) {
-	type field struct {
-		name           string
-		req, def, capv int64
-		out            *int64
-	}
-	var timeout int64
-	fields := []field{
-		{"timeout_ms", int64(requested.Timeout), int64(defaults.Timeout), int64(caps.Timeout), &timeout},
-		{"memory_bytes", requested.MemoryBytes, defaults.MemoryBytes, caps.MemoryBytes, &in.MemoryBytes},
-		{"stack_bytes", requested.StackBytes, defaults.StackBytes, caps.StackBytes, &in.StackBytes},
-		{"output_bytes", requested.OutputBytes, defaults.OutputBytes, caps.OutputBytes, &in.OutputBytes},
-		{"code_bytes", requested.CodeBytes, defaults.CodeBytes, caps.CodeBytes, &in.CodeBytes},
-		{"data_requests", requested.DataRequests, defaults.DataRequests, caps.DataRequests, &in.DataRequests},
-		{"data_bytes", requested.DataBytes, defaults.DataBytes, caps.DataBytes, &in.DataBytes},
-	}
-	for _, f := range fields {
-		v := f.req
+	df, cf, out := defaults.fields(), caps.fields(), in.fields()
+	for i, f := range requested.fields() {
+		v := *f.v
 		switch {
 		case v < 0:
 			return Limits{}, nil, Errorf(ContractError, "limit %s is negative", f.name)
 		case v == 0:
-			v = f.def
+			v = *df[i].v
 		}
-		if f.capv > 0 && v > f.capv {
-			v = f.capv
+		if c := *cf[i].v; c > 0 && v > c {
+			v = c
 			clamped = append(clamped, f.name)
 		}
-		*f.out = v
+		*out[i].v = v
 	}
-	in.Timeout = time.Duration(timeout)
 	if in.MemoryBytes < MinMemoryBytes {
 		return Limits{}, nil, Errorf(ContractError, "limit memory_bytes %d is below the minimum %d", in.MemoryBytes, MinMemoryBytes)
 	}
@@ -172,20 +186,9 @@ func Resolve(requested, defaults, caps Limits) (in Limits, clamped []string, err
 // checks them with it and refuses, as a ContractError, anything else
 // rather than fill in defaults of its own.
 func (l Limits) CheckResolved() error {
-	for _, f := range []struct {
-		name string
-		v    int64
-	}{
-		{"timeout_ms", int64(l.Timeout)},
-		{"memory_bytes", l.MemoryBytes},
-		{"stack_bytes", l.StackBytes},
-		{"output_bytes", l.OutputBytes},
-		{"code_bytes", l.CodeBytes},
-		{"data_requests", l.DataRequests},
-		{"data_bytes", l.DataBytes},
-	} {
-		if f.v <= 0 {
-			return Errorf(ContractError, "limits are not resolved: %s is %d", f.name, f.v)
+	for _, f := range l.fields() {
+		if *f.v <= 0 {
+			return Errorf(ContractError, "limits are not resolved: %s is %d", f.name, *f.v)
 		}
 	}
 	switch {
