@@ -66,6 +66,12 @@ type Config struct {
 	// A child prepared for another profile sets it, so that it does not
 	// compile the module a second time for a runtime it never uses.
 	MemoryBytes int64
+	// Snapshot, when set, is the path of a heap snapshot (WriteSnapshot)
+	// that NewVM maps as each instance's memory instead of running init;
+	// SnapshotSHA256 is the digest the file must have. NewVM fails when
+	// the snapshot is refused (digest, size, key, shape).
+	Snapshot       string
+	SnapshotSHA256 string
 }
 
 // Engine holds the compiled QuickJS module. It is safe for concurrent use;
@@ -122,6 +128,18 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// FromSnapshot reports whether NewVM restores instances from a heap
+// snapshot (Config.Snapshot) rather than running init.
+func (e *Engine) FromSnapshot() bool { return e.cfg.Snapshot != "" }
+
+// profile is the memory profile New compiled the module for.
+func (e *Engine) profile() int64 {
+	if e.cfg.MemoryBytes > 0 {
+		return e.cfg.MemoryBytes
+	}
+	return e.cfg.Defaults.MemoryBytes
 }
 
 // maxPagesFor is the linear-memory cap, in wasm pages, of an instance
