@@ -27,7 +27,11 @@ import (
 const (
 	snapshotMagic      = "warden-heap-snapshot-1"
 	snapshotHeaderSize = 64 << 10
-	wasmPage           = 64 << 10
+	// snapshotHeaderMax bounds the header's JSON: a child reads only
+	// this much of the header block, and hashes the rest as the zeros it
+	// must be (zeroPad), without allocating it.
+	snapshotHeaderMax = 4 << 10
+	wasmPage          = 64 << 10
 	// xorshiftMul is QuickJS's xorshift64* multiplier (Math.random).
 	xorshiftMul = 0x2545F4914F6CDD1D
 )
@@ -77,6 +81,9 @@ type snapshotFixup struct {
 	Size   uint32 `json:"size"`
 	Kind   string `json:"kind"`
 }
+
+// zeroPad is the header block's padding, as it must read.
+var zeroPad [snapshotHeaderSize - snapshotHeaderMax]byte
 
 // ErrSnapshotRefused is matched (errors.Is) by every refusal of a
 // snapshot file: wrong digest, size, key or shape.

@@ -32,7 +32,7 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 	}
 	// The mapping outlives the descriptor.
 	defer f.Close()
-	block := make([]byte, snapshotHeaderSize)
+	block := make([]byte, snapshotHeaderMax)
 	if _, err := f.ReadAt(block, 0); err != nil {
 		return nil, fmt.Errorf("%w: %s: read header: %v", ErrSnapshotRefused, path, err)
 	}
@@ -77,6 +77,7 @@ func restoreInto(ctx context.Context, e *Engine, mod api.Module, mem *snapshotMe
 	// pages below the image but not for a file's.
 	sum := sha256.New()
 	sum.Write(block)
+	sum.Write(zeroPad[:])
 	sum.Write(mem.buf[h.ImageStart : int64(h.Pages)*wasmPage])
 	if got := hex.EncodeToString(sum.Sum(nil)); got != digest {
 		return nil, fmt.Errorf("%w: it does not match the SHA-256 the supervisor recorded", ErrSnapshotRefused)

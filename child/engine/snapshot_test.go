@@ -38,6 +38,14 @@ func fileDigest(t *testing.T, path string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+func readTestHeader(path string) (*snapshotHeader, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseSnapshotHeader(b[:snapshotHeaderMax], snapshotKey(preludeSource))
+}
+
 // snapshotEngine is an engine whose VMs are restored from the snapshot.
 func snapshotEngine(t *testing.T, path, digest string) *Engine {
 	t.Helper()
@@ -67,11 +75,7 @@ func TestSnapshotReseeds(t *testing.T) {
 		}
 		seqs[string(res.Value)] = true
 	}
-	block := make([]byte, snapshotHeaderSize)
-	f, _ := os.Open(path)
-	f.ReadAt(block, 0)
-	f.Close()
-	h, err := parseSnapshotHeader(block, snapshotKey(preludeSource))
+	h, err := readTestHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,6 +188,12 @@ func TestSnapshotRefused(t *testing.T) {
 			return b, digest
 		}, "does not match the SHA-256"},
 		{"truncated", func() ([]byte, string) { return orig[:len(orig)-4096], digest }, "truncated"},
+		{"junk in the header's padding", func() ([]byte, string) {
+			b := bytes.Clone(orig)
+			b[snapshotHeaderSize-1] = 1
+			sum := sha256.Sum256(b)
+			return b, hex.EncodeToString(sum[:])
+		}, "does not match the SHA-256"},
 		{"another prelude's", func() ([]byte, string) { return otherBytes, otherDigest }, "made for another module, prelude or wazero build"},
 		{"bigger than the profile", tooBig, "more than this profile's cap"},
 	} {
@@ -223,11 +233,10 @@ func TestXorshiftMatchesQuickJS(t *testing.T) {
 	}
 	defer vm.Close(context.Background())
 	var off uint32
-	block := make([]byte, snapshotHeaderSize)
-	f, _ := os.Open(path)
-	f.ReadAt(block, 0)
-	f.Close()
-	h, _ := parseSnapshotHeader(block, snapshotKey(preludeSource))
+	h, err := readTestHeader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, fx := range h.Fixups {
 		if fx.Kind == fixRandomState {
 			off = fx.Offset

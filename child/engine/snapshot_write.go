@@ -78,7 +78,7 @@ func (e *Engine) writeSnapshot(ctx context.Context, cacheDir, prelude string) er
 	}
 	h.Key = snapshotKey(prelude)
 	block, err := json.Marshal(h)
-	if err != nil || len(block) >= snapshotHeaderSize {
+	if err != nil || len(block) >= snapshotHeaderMax {
 		return fmt.Errorf("engine: snapshot: header of %d bytes: %v", len(block), err)
 	}
 	block = append(block, make([]byte, snapshotHeaderSize-len(block))...)
