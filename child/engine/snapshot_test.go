@@ -109,6 +109,9 @@ func TestSnapshotRunsLikeInit(t *testing.T) {
 		{Code: "throw new TypeError('boom')"},
 		{Code: "}); (function () {"},
 		{Code: "const {x} = await import('m'); return x", Modules: map[string]string{"m": "export const x = 7"}},
+		// Other memory profiles than the one the snapshot was made in.
+		{Code: "return 'x'.repeat(40 << 20).length", Limits: contract.Limits{MemoryBytes: 64 << 20}},
+		{Code: "return 'x'.repeat(2 << 20).length", Limits: contract.Limits{MemoryBytes: contract.MinMemoryBytes}},
 	} {
 		want := testEngine.Execute(context.Background(), req, RunOptions{Handler: handler})
 		got := e.Execute(context.Background(), req, RunOptions{Handler: handler})
