@@ -157,3 +157,27 @@ func TestStaleSnapshotNotUsed(t *testing.T) {
 		t.Fatalf("want the child started from this build's snapshot, got %v", phases)
 	}
 }
+
+// TestSnapshotSharedCacheDir: supervisors sharing a cache directory each
+// run a compile child, which rewrites the snapshot: the file must come
+// out byte for byte the same (the words children reseed are stored as
+// zeros), or the first supervisor's children would refuse the second's.
+func TestSnapshotSharedCacheDir(t *testing.T) {
+	s1, path := snapshotSup(t, func(c *Config) { c.PoolSize = 1 })
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := newSup(t, func(c *Config) { c.CacheDir, c.PoolSize = s1.cfg.CacheDir, 1 })
+	if res, err := s2.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil || !res.OK {
+		t.Fatalf("second supervisor: %v %+v", err, res.Error)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("a second compile child wrote a different snapshot")
+	}
+	p, err := s1.spawn(context.Background(), s1.cfg.Defaults.MemoryBytes)
+	if err != nil {
+		t.Fatalf("the first supervisor's next child, after a second compile child ran: %v", err)
+	}
+	p.Discard()
+}

@@ -76,6 +76,14 @@ func (e *Engine) writeSnapshot(ctx context.Context, cacheDir, prelude string) er
 	if h.Fixups, err = entropyFixups(a, b, stateOff); err != nil {
 		return fmt.Errorf("engine: snapshot: %w", err)
 	}
+	// Every child overwrites these words, so the file stores zeros there
+	// and is the same bytes whoever makes it: supervisors sharing a
+	// cache dir each run a compile child, and a snapshot that changed
+	// under one's recorded digest would make its children refuse it.
+	for _, fx := range h.Fixups {
+		clear(a.mem[fx.Offset : fx.Offset+fx.Size])
+	}
+	h.ImageStart = imageStart(a.mem)
 	h.Key = snapshotKey(prelude)
 	block, err := json.Marshal(h)
 	if err != nil || len(block) >= snapshotHeaderMax {
@@ -135,12 +143,18 @@ func snapshotLayout(a, b *initSample) (*snapshotHeader, error) {
 		StackTop: va.stackTop, StackPointer: a.sp,
 		Scratch: va.scratch, APIRun: va.apiRun, APIFinish: va.apiFinish, APIDescribe: va.apiDescribe,
 	}
-	// Memory below the first page holding a non-zero byte (most of the
-	// shadow stack) stays out of the file: a child gets fresh zero pages.
-	for h.ImageStart+wasmPage < uint32(len(a.mem)) && allZero(a.mem[h.ImageStart:h.ImageStart+wasmPage]) {
-		h.ImageStart += wasmPage
-	}
 	return h, nil
+}
+
+// imageStart is where the file's image of mem begins: memory below the
+// first page holding a non-zero byte (most of the shadow stack) stays
+// out of the file, and a child gets fresh zero pages there.
+func imageStart(mem []byte) uint32 {
+	var start uint32
+	for start+wasmPage < uint32(len(mem)) && allZero(mem[start:start+wasmPage]) {
+		start += wasmPage
+	}
+	return start
 }
 
 func allZero(b []byte) bool {
