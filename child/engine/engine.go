@@ -122,6 +122,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	if cfg.MemoryBytes == 0 {
 		cfg.MemoryBytes = cfg.Defaults.MemoryBytes
+		e.cfg.MemoryBytes = cfg.MemoryBytes
 	}
 	if _, err := e.runtimeFor(ctx, cfg.MemoryBytes); err != nil {
 		e.Close(ctx)
@@ -133,14 +134,6 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 // FromSnapshot reports whether NewVM restores instances from a heap
 // snapshot (Config.Snapshot) rather than running init.
 func (e *Engine) FromSnapshot() bool { return e.cfg.Snapshot != "" }
-
-// profile is the memory profile New compiled the module for.
-func (e *Engine) profile() int64 {
-	if e.cfg.MemoryBytes > 0 {
-		return e.cfg.MemoryBytes
-	}
-	return e.cfg.Defaults.MemoryBytes
-}
 
 // maxPagesFor is the linear-memory cap, in wasm pages, of an instance
 // whose QuickJS heap is capped at memoryBytes (contract.LinearMemoryCap).
