@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ func newEngine(ctx context.Context, cfg ipc.ChildConfig) (*engine.Engine, error)
 	if cfg.MemoryBytes < contract.MinMemoryBytes {
 		return nil, fmt.Errorf("child: configuration: memory_bytes %d is below the minimum %d", cfg.MemoryBytes, contract.MinMemoryBytes)
 	}
-	return engine.New(ctx, engine.Config{
+	ecfg := engine.Config{
 		CacheDir: cfg.CacheDir,
 		// Compiled for this child's profile only.
 		MemoryBytes: cfg.MemoryBytes,
@@ -31,19 +32,34 @@ func newEngine(ctx context.Context, cfg ipc.ChildConfig) (*engine.Engine, error)
 		CloseOnContextDone: false,
 		// One instance in this process's life: reserve its memory.
 		ReserveLinearMemory: true,
-	})
+	}
+	// The heap snapshot this build would use, if the supervisor recorded
+	// one (the compile child made it): its name holds its key, so a
+	// snapshot of another module, prelude or wazero build is not this
+	// one. Without it the child runs init.
+	if sum, ok := cfg.CacheDigests[filepath.FromSlash(engine.SnapshotFile())]; ok {
+		ecfg.Snapshot = filepath.Join(cfg.CacheDir, filepath.FromSlash(engine.SnapshotFile()))
+		ecfg.SnapshotSHA256 = sum
+	}
+	return engine.New(ctx, ecfg)
 }
 
 // compileOnly is the compile child: it puts the compiled module into the
-// cache (wazero compiles it and writes it there, or finds it there) and
-// returns. It runs trusted code only, as the supervisor's uid.
-func compileOnly(ctx context.Context, cfg ipc.ChildConfig) error {
+// cache (wazero compiles it and writes it there, or finds it there),
+// makes the heap snapshot children map instead of running init, and
+// returns. It runs trusted code only, as the supervisor's uid, before any
+// untrusted code exists. A snapshot it cannot make is not an error: it
+// says why on stderr (the supervisor logs it) and children run init.
+func compileOnly(ctx context.Context, cfg ipc.ChildConfig, logger *slog.Logger) error {
 	if err := harden(cfg.Harden); err != nil {
 		return err
 	}
 	eng, err := newEngine(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("child: compile into %s: %w", cfg.CacheDir, err)
+	}
+	if err := eng.WriteSnapshot(ctx, cfg.CacheDir); err != nil {
+		logger.Warn("no heap snapshot: children will run init", "error", err.Error())
 	}
 	return eng.Close(ctx)
 }

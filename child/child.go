@@ -67,7 +67,7 @@ func Main() int {
 		return 2
 	}
 	if cfg.CompileOnly {
-		if err := compileOnly(context.Background(), cfg); err != nil {
+		if err := compileOnly(context.Background(), cfg, logger); err != nil {
 			logger.Error("compile child failed", "error", err.Error())
 			return 3
 		}
@@ -173,7 +173,11 @@ func prepare(ctx context.Context, cfg ipc.ChildConfig, clock *startupClock, logg
 	if ms.HeapSys-ms.HeapReleased > 32<<20 {
 		debug.FreeOSMemory()
 	}
-	clock.mark(PhaseVM)
+	if eng.FromSnapshot() {
+		clock.mark(PhaseVMSnapshot)
+	} else {
+		clock.mark(PhaseVM)
+	}
 	return &runner{
 		vm:            vm,
 		seccomp:       cfg.Harden.Seccomp,

@@ -42,6 +42,7 @@ const (
 	PhaseCacheCheck = "compilation cache SHA-256 check"
 	PhaseModule     = "engine: QuickJS module from the compilation cache"
 	PhaseVM         = "engine: instance, QuickJS init, prelude"
+	PhaseVMSnapshot = "engine: instance from the heap snapshot"
 	PhaseWarmUp     = "wire warm-up (protobuf coders)"
 	PhaseLockDown   = "rlimits, seccomp preparation"
 	PhaseServe      = "go-plugin serve, handshake, gRPC, first ping"

@@ -125,6 +125,10 @@ func (s *Supervisor) runCompileChild(ctx context.Context) error {
 		return fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", s.cfg.CacheDir, err, strings.TrimSpace(stderr.String()))
 	}
 	s.log.Info("compile child filled the compilation cache", "dir", s.cfg.CacheDir, "took", time.Since(start))
+	if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		// It succeeded but had something to say: no heap snapshot, say.
+		s.log.Warn("compile child", "stderr", msg)
+	}
 	return nil
 }
 

@@ -66,6 +66,12 @@ type Config struct {
 	// A child prepared for another profile sets it, so that it does not
 	// compile the module a second time for a runtime it never uses.
 	MemoryBytes int64
+	// Snapshot, when set, is the path of a heap snapshot (WriteSnapshot)
+	// that NewVM maps as each instance's memory instead of running init;
+	// SnapshotSHA256 is the digest the file must have. NewVM fails when
+	// the snapshot is refused (digest, size, key, shape).
+	Snapshot       string
+	SnapshotSHA256 string
 }
 
 // Engine holds the compiled QuickJS module. It is safe for concurrent use;
@@ -116,6 +122,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	if cfg.MemoryBytes == 0 {
 		cfg.MemoryBytes = cfg.Defaults.MemoryBytes
+		e.cfg.MemoryBytes = cfg.MemoryBytes
 	}
 	if _, err := e.runtimeFor(ctx, cfg.MemoryBytes); err != nil {
 		e.Close(ctx)
@@ -123,6 +130,10 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	return e, nil
 }
+
+// FromSnapshot reports whether NewVM restores instances from a heap
+// snapshot (Config.Snapshot) rather than running init.
+func (e *Engine) FromSnapshot() bool { return e.cfg.Snapshot != "" }
 
 // maxPagesFor is the linear-memory cap, in wasm pages, of an instance
 // whose QuickJS heap is capped at memoryBytes (contract.LinearMemoryCap).

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"time"
@@ -192,5 +193,9 @@ func wasiRandomGet(ctx context.Context, mod api.Module, stack []uint64) {
 		return
 	}
 	rand.Read(b)
+	if vm := vmFrom(ctx); vm != nil && vm.ph == phaseInit {
+		// What init draws from entropy, for WriteSnapshot to find.
+		vm.initEntropy = append(vm.initEntropy, bytes.Clone(b))
+	}
 	stack[0] = errnoSuccess
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"crypto/rand"
 	_ "embed"
 	"encoding/binary"
 	"errors"
@@ -84,6 +85,9 @@ type VM struct {
 	// fatal is the error that ended the execution from inside a host
 	// function (a data limit, a refused nested call); classify reports it.
 	fatal *contract.Error
+	// initEntropy is what random_get handed out during init, call by
+	// call (WriteSnapshot looks for where init kept it).
+	initEntropy [][]byte
 }
 
 type exports struct {
@@ -174,7 +178,13 @@ func (vm *VM) call(f api.Function, params ...uint64) (uint64, error) {
 // everything that does not depend on the request: WASI reactor
 // initialisation, QuickJS runtime and context, limits, the prelude and
 // its builtins.
+//
+// An engine configured with a heap snapshot (Config.Snapshot) restores
+// the instance from it instead, and fails if the snapshot is refused.
 func (e *Engine) NewVM(ctx context.Context, memoryBytes int64) (*VM, error) {
+	if e.cfg.Snapshot != "" {
+		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, preludeSource, rand.Reader)
+	}
 	return e.newVM(ctx, memoryBytes, preludeSource)
 }
 

@@ -44,6 +44,9 @@ type benchReport struct {
 	ThroughputRatio float64 `json:"throughput_ratio"`
 	// Startup is where child start-up went, phase by phase (medians).
 	Startup []supervisor.PhaseStat `json:"startup"`
+	// IdleMemory is what the pool's idle children held before the
+	// measured run (bench_memory.go).
+	IdleMemory *idleMemory `json:"idle_child_memory,omitempty"`
 	// Reference is the same script through `node -e`, one process per
 	// execution (bench_reference.go); ReferenceNote says why it is
 	// missing. ReferenceRatio is Warden's supervised throughput over
@@ -172,6 +175,8 @@ func benchSupervised(ctx context.Context, o benchOptions, req contract.Request, 
 		return err
 	}
 	warmUp(ctx, sup, req, o.poolSize)
+	idle := measureIdleMemory()
+	rep.IdleMemory = &idle
 	stopProfile, err := startCPUProfile(o.cpuProfile)
 	if err != nil {
 		return err
@@ -347,6 +352,7 @@ func printBench(w io.Writer, r benchReport, inProcess bool) {
 	fmt.Fprintf(w, "\nchild spawn-to-ready: p50 %.1f ms, p90 %.1f ms\n", r.SpawnP50MS, r.SpawnP90MS)
 	fmt.Fprintf(w, "CPU per execution: child %.1f ms (start-up included), supervisor %.1f ms\n", r.ChildCPUMS, r.SupervisorCPUMS)
 	printStartup(w, r.Startup)
+	printIdleMemory(w, r.IdleMemory)
 	if inProcess {
 		fmt.Fprintf(w, "cost of process isolation: p50 x%.1f, throughput x%.1f lower\n", r.LatencyRatio, r.ThroughputRatio)
 	}

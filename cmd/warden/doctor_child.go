@@ -127,8 +127,19 @@ func hasLimit(limits []byte, name, v string) bool {
 // findChild is the PID of a live child of this process whose argv[0] is
 // "warden-child".
 func findChild() (int, error) {
+	pids := childPIDs()
+	if len(pids) == 0 {
+		return 0, errors.New("no live child found")
+	}
+	return pids[0], nil
+}
+
+// childPIDs are the PIDs of the live children of this process whose
+// argv[0] is "warden-child".
+func childPIDs() []int {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	self := os.Getpid()
+	var pids []int
 	for _, p := range stats {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -149,10 +160,10 @@ func findChild() (int, error) {
 		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
 		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 		if arg0, _, _ := bytes.Cut(cmdline, []byte{0}); string(arg0) == supervisor.ChildProcessName {
-			return pid, nil
+			pids = append(pids, pid)
 		}
 	}
-	return 0, errors.New("no live child found")
+	return pids
 }
 
 // confirmInChild checks the active lines the kernel can confirm against

@@ -1,0 +1,143 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"syscall"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// restoreVM is NewVM from the heap snapshot at path, which must have the
+// SHA-256 digest and have been made with prelude. The instance's linear
+// memory is the file's image mapped privately (copy-on-write): pages the
+// guest only reads stay the page cache's, shared by every child. Nothing
+// of init runs: not the module's _initialize, not qjs_init, not the
+// prelude. What instantiation wrote into memory (the data segments) is
+// replaced by the image; the stack pointer (the module's one mutable
+// global) is set to the snapshot's; every word init drew from entropy is
+// drawn again from entropy, and the clock origin is read again.
+func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest, prelude string, entropy io.Reader) (*VM, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, fmt.Errorf("engine: heap snapshot: %w", err)
+	}
+	// The mapping outlives the descriptor.
+	defer f.Close()
+	block := make([]byte, snapshotHeaderMax)
+	if _, err := f.ReadAt(block, 0); err != nil {
+		return nil, fmt.Errorf("%w: %s: read header: %v", ErrSnapshotRefused, path, err)
+	}
+	h, err := parseSnapshotHeader(block, snapshotKey(prelude))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	// The size is checked before anything is mapped: touching a mapped
+	// page past the end of the file would kill the process (SIGBUS).
+	if fi, err := f.Stat(); err != nil || fi.Size() != snapshotHeaderSize+h.imageLen() {
+		return nil, fmt.Errorf("%w: %s: truncated or extended (%v)", ErrSnapshotRefused, path, err)
+	}
+	maxPages := maxPagesFor(memoryBytes)
+	if h.Pages > maxPages {
+		return nil, fmt.Errorf("%w: %s holds %d pages of memory, more than this profile's cap of %d", ErrSnapshotRefused, path, h.Pages, maxPages)
+	}
+	mr, err := e.runtimeFor(ctx, memoryBytes)
+	if err != nil {
+		return nil, err
+	}
+	mem := &snapshotMemory{}
+	mod, err := mr.runtime.InstantiateModule(experimental.WithMemoryAllocator(ctx, mem), mr.compiled,
+		wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		return nil, fmt.Errorf("engine: instantiate: %w", err)
+	}
+	vm, err := restoreInto(ctx, e, mod, mem, f, block, h, digest, memoryBytes, entropy)
+	if err != nil {
+		mod.Close(ctx)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return vm, nil
+}
+
+func restoreInto(ctx context.Context, e *Engine, mod api.Module, mem *snapshotMemory, f *os.File, block []byte, h *snapshotHeader, digest string, memoryBytes int64, entropy io.Reader) (*VM, error) {
+	if err := mem.mapImage(f, h); err != nil {
+		return nil, fmt.Errorf("engine: map heap snapshot: %w", err)
+	}
+	// The digest is read through the mapping itself, which also makes
+	// every page of the image present: peakStack skips only pages the
+	// kernel says were never touched, which holds for the fresh zero
+	// pages below the image but not for a file's.
+	sum := sha256.New()
+	sum.Write(block)
+	sum.Write(zeroPad[:])
+	sum.Write(mem.buf[h.ImageStart : int64(h.Pages)*wasmPage])
+	if got := hex.EncodeToString(sum.Sum(nil)); got != digest {
+		return nil, fmt.Errorf("%w: it does not match the SHA-256 the supervisor recorded", ErrSnapshotRefused)
+	}
+	m := mod.Memory()
+	if cur := m.Size() / wasmPage; h.Pages > cur {
+		if _, ok := m.Grow(h.Pages - cur); !ok {
+			return nil, fmt.Errorf("%w: cannot grow memory to %d pages", ErrSnapshotRefused, h.Pages)
+		}
+	}
+	if m.Size() != h.Pages*wasmPage {
+		return nil, fmt.Errorf("%w: memory has %d bytes, the snapshot %d pages", ErrSnapshotRefused, m.Size(), h.Pages)
+	}
+	sp, ok := mod.ExportedGlobal("__stack_pointer").(api.MutableGlobal)
+	if !ok || uint32(sp.Get()) != h.StackTop {
+		return nil, fmt.Errorf("%w: the module's __stack_pointer does not start at %d", ErrSnapshotRefused, h.StackTop)
+	}
+	sp.Set(uint64(h.StackPointer))
+	vm := &VM{
+		engine: e, mod: mod, memoryBytes: memoryBytes, maxPages: maxPagesFor(memoryBytes), stackTop: h.StackTop,
+		scratch: h.Scratch, messageKey: h.Scratch + 16, apiRun: h.APIRun, apiFinish: h.APIFinish, apiDescribe: h.APIDescribe,
+	}
+	if err := vm.lookupExports(); err != nil {
+		return nil, err
+	}
+	vm.callCtx = context.WithValue(ctx, vmKey{}, vm)
+	vm.ph = phaseInit
+	if err := applyFixups(m, h.Fixups, entropy); err != nil {
+		return nil, err
+	}
+	// Init's one write that depends on the memory profile.
+	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.memoryBytes)); err != nil {
+		return nil, fmt.Errorf("engine: set limits: %w", err)
+	}
+	vm.ph = phaseDone
+	return vm, nil
+}
+
+// applyFixups writes fresh entropy, and the clock, where init had put
+// its own.
+func applyFixups(m api.Memory, fixups []snapshotFixup, entropy io.Reader) error {
+	for _, fx := range fixups {
+		b := make([]byte, fx.Size)
+		switch fx.Kind {
+		case fixMonotonicMS:
+			binary.LittleEndian.PutUint64(b, math.Float64bits(monotonicMS()))
+		default:
+			for {
+				if _, err := io.ReadFull(entropy, b); err != nil {
+					return fmt.Errorf("engine: reseed: %w", err)
+				}
+				// xorshift64* never leaves a zero state.
+				if fx.Kind != fixRandomState || binary.LittleEndian.Uint64(b) != 0 {
+					break
+				}
+			}
+		}
+		if !m.Write(fx.Offset, b) {
+			return fmt.Errorf("%w: fixup at %d out of range", ErrSnapshotRefused, fx.Offset)
+		}
+	}
+	return nil
+}
