@@ -167,16 +167,18 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(ExecutionIDHeader, id)
 	start := time.Now()
 	var out *eventStream
-	var onEvent func(contract.Event)
 	if streaming {
 		out = &eventStream{s: s, w: w, rc: http.NewResponseController(w)}
-		onEvent = func(ev contract.Event) {
-			if ev.Type == contract.EventDataRequest {
-				e.expect(ev.DataRequest.Seq)
-			}
-			if ev.Type == contract.EventResult {
-				return // written below, once the clamped names are in
-			}
+	}
+	onEvent := func(ev contract.Event) {
+		switch {
+		case ev.Type == contract.EventDataRequest:
+			// Before the event goes out: the answer may come at once.
+			e.expect(ev.DataRequest.Seq)
+		case ev.Type == contract.EventResult:
+			return // written below, once the clamped names are in
+		}
+		if out != nil {
 			out.send(ev)
 		}
 	}

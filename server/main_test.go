@@ -88,10 +88,10 @@ func startDaemon(t *testing.T, mod func(*Config)) *testDaemon {
 	return &testDaemon{Daemon: d, url: "http://" + d.Addr()}
 }
 
-// testLogger logs warnings and errors to stderr (not t.Log: the
+// testLogger logs errors to stderr (not t.Log: the
 // supervisor may log from a goroutine after the test ended).
 func testLogger(t *testing.T) *slog.Logger {
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 }
 
 // call makes one request with a token ("" for none) and a JSON body.
