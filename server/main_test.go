@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,11 +68,17 @@ type testDaemon struct {
 // it is ready and shuts it down when the test ends.
 func startDaemon(t *testing.T, mod func(*Config)) *testDaemon {
 	t.Helper()
+	return startDaemonLog(t, mod, testLogger(t))
+}
+
+// startDaemonLog is startDaemon logging to log.
+func startDaemonLog(t *testing.T, mod func(*Config), log *slog.Logger) *testDaemon {
+	t.Helper()
 	cfg := testConfig()
 	if mod != nil {
 		mod(&cfg)
 	}
-	d, err := Start(cfg, testLogger(t))
+	d, err := Start(cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,4 +223,22 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -147,6 +147,13 @@ func (r *registry) remove(e *execution) {
 	}
 }
 
+// live counts the executions in flight.
+func (r *registry) live() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.m)
+}
+
 func (r *registry) get(k execKey) *execution {
 	r.mu.Lock()
 	defer r.mu.Unlock()
