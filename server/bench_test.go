@@ -29,7 +29,7 @@ import (
 //	go test -run '^$' -bench DaemonOverhead -benchtime 400x -count 3 ./server/
 func BenchmarkDaemonOverhead(b *testing.B) {
 	cfg := testConfig()
-	cfg.Supervisor.PoolSize = 8
+	cfg.Supervisor.PoolSize = 4
 	d, err := Start(cfg, nil)
 	if err != nil {
 		b.Fatal(err)
