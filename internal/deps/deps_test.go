@@ -28,6 +28,11 @@ var known = map[string]string{
 	"containerd/cgroups": "github.com/containerd/cgroups/v3",
 	"runtime-spec":       "github.com/opencontainers/runtime-spec",
 	"x/sys":              "golang.org/x/sys",
+	// The daemon's (server/).
+	"prometheus": "github.com/prometheus/client_golang",
+	"x/time":     "golang.org/x/time",
+	"yaml":       "go.yaml.in/yaml/v3",
+	"go-systemd": "github.com/coreos/go-systemd/v22",
 }
 
 // only says which of our packages alone may import a module directly;
@@ -41,6 +46,10 @@ var only = map[string][]string{
 	"protobuf":           {"ipc", "ipc/pb"},
 	"containerd/cgroups": {"cgroup"},
 	"runtime-spec":       {"cgroup"}, // the types containerd/cgroups takes
+	"prometheus":         {"server"},
+	"x/time":             {"server"},
+	"yaml":               {"server"},
+	"go-systemd":         {"server"},
 }
 
 // stdOnly are the packages an embedder links for the public API: they
