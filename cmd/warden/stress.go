@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,6 +148,11 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 			o.cfg.Faults = stress.Faults
 		} else {
 			o.cfg.Faults = strings.Split(*faults, ",")
+		}
+		for _, f := range o.cfg.Faults {
+			if !slices.Contains(stress.Faults, f) {
+				return o, &stressFlagError{"faults", fmt.Sprintf("unknown fault %q (known: %s)", f, strings.Join(stress.Faults, ", "))}
+			}
 		}
 		if o.cfg.FaultRate, err = parseShare(*faultRate); err != nil {
 			return o, &stressFlagError{"fault-rate", err.Error()}
