@@ -55,3 +55,14 @@ func TestCheck(t *testing.T) {
 		t.Error("a different value passed")
 	}
 }
+
+func TestCheckStack(t *testing.T) {
+	if err := checkStack(contract.Result{Error: &contract.Error{Stack: "    at f (<code>:1:2)\n    at run (<warden-prelude>:187:61)\n"}}); err != nil {
+		t.Error(err)
+	}
+	for _, stack := range []string{"at f (/work/main/child/engine/prelude.js:3:1)", "engine.go:123", "at quickjs.c:4000"} {
+		if checkStack(contract.Result{Error: &contract.Error{Stack: stack}}) == nil {
+			t.Errorf("stack %q passed", stack)
+		}
+	}
+}

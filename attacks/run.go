@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -54,6 +55,10 @@ func (s *Script) Run(ctx context.Context, exec Executor, handler contract.DataHa
 			rep.Err = err
 			break
 		}
+		if err := checkStack(res); err != nil {
+			rep.Err = err
+			break
+		}
 		if i < len(s.Steps)-1 {
 			if !res.OK {
 				rep.Err = fmt.Errorf("step %d of %d: want ok, got %v", i+1, len(s.Steps), res.Error)
@@ -81,6 +86,20 @@ func (s *Script) checkTime(req contract.Request, res contract.Result, took time.
 	queued := time.Duration(res.Stats.QueueWaitMS * float64(time.Millisecond))
 	if took-queued > deadline+Margin {
 		return fmt.Errorf("ended %v after it started, over its %v deadline plus %v", (took - queued).Round(time.Millisecond), deadline, Margin)
+	}
+	return nil
+}
+
+// hostPath matches what in a stack would tell the guest's caller where
+// Warden runs: an absolute path under a usual root, or a Go or C source
+// position.
+var hostPath = regexp.MustCompile(`/(work|home|root|tmp|usr|var|proc|etc|opt|srv|dev)/|\.go:\d|\.c:\d`)
+
+// checkStack fails an envelope whose JS stack names a host path: every
+// frame should be the guest's code, its modules or the prelude.
+func checkStack(res contract.Result) error {
+	if res.Error != nil && hostPath.MatchString(res.Error.Stack) {
+		return fmt.Errorf("the envelope's stack names a host path: %.300q", res.Error.Stack)
 	}
 	return nil
 }

@@ -43,7 +43,8 @@ func (s Snapshot) FDCount() int {
 // takeSnapshot reads the process's state now; tempDirs are the
 // directories whose entries count.
 func takeSnapshot(start time.Time, tempDirs []string) Snapshot {
-	s := Snapshot{At: time.Since(start), FDs: map[string]int{}, Goroutines: runtime.NumGoroutine()}
+	s := Snapshot{At: time.Since(start), FDs: map[string]int{}, Goroutines: runtime.NumGoroutine(),
+		Processes: []string{}, Cgroups: []string{}, TempEntries: []string{}}
 	for _, p := range descendants(allProcs(), os.Getpid()) {
 		s.Processes = append(s.Processes, strconv.Itoa(p.pid)+" "+p.cmdline)
 	}
@@ -55,7 +56,7 @@ func takeSnapshot(start time.Time, tempDirs []string) Snapshot {
 		}
 		s.FDs[fdKind(target)]++
 	}
-	s.Cgroups = wardenCgroups()
+	s.Cgroups = append(s.Cgroups, wardenCgroups()...)
 	s.RSSBytes = selfRSS()
 	for _, d := range tempDirs {
 		entries, _ := os.ReadDir(d)
@@ -104,7 +105,7 @@ const GoroutineSlack = 4
 
 // leaks compares after against before and lists what was left behind.
 func leaks(before, after Snapshot) []string {
-	var out []string
+	out := []string{}
 	for _, p := range after.Processes {
 		if !slices.Contains(before.Processes, p) {
 			out = append(out, "process left: "+p)

@@ -74,25 +74,39 @@ func (f *faultEnv) profileChildren(memory int64) map[int]int64 {
 	return out
 }
 
-// busiest is the child of the profile whose CPU grew most since before,
-// waiting up to 2 s for one to grow.
-func (f *faultEnv) busiest(memory int64, before map[int]int64) (int, error) {
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		best, grew := 0, int64(0)
-		for pid, t := range f.profileChildren(memory) {
-			if d := t - before[pid]; d > grew {
-				best, grew = pid, d
+// spinner finds the victim's child: the child of the profile whose CPU
+// has grown in every 100 ms step for longest, once that is 800 ms and no
+// other child's run comes close (a victim spins for 2.5 s or more before
+// anything else; a child starting up, idle or keeping warm does not
+// keep growing that long). It gives up after 4 s.
+func (f *faultEnv) spinner(memory int64) (int, error) {
+	const steps = 8
+	prev := f.profileChildren(memory)
+	streak := map[int]int{}
+	for deadline := time.Now().Add(4 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		cur := f.profileChildren(memory)
+		best, second := 0, 0
+		for pid, t := range cur {
+			if p, ok := prev[pid]; ok && t > p {
+				streak[pid]++
+			} else {
+				streak[pid] = 0
+			}
+			switch n := streak[pid]; {
+			case n > streak[best]:
+				second = streak[best]
+				best = pid
+			case n > second:
+				second = n
 			}
 		}
-		if best != 0 {
+		prev = cur
+		if best != 0 && streak[best] >= steps && second <= streak[best]-3 {
 			return best, nil
 		}
-		if time.Now().After(deadline) {
-			return 0, errors.New("no child of the victim's profile used CPU")
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
+	return 0, errors.New("no single child of the victim's profile kept spinning")
 }
 
 // victimRun runs script through Stream; onStarted runs (once, in its own
@@ -141,10 +155,10 @@ func (f *faultEnv) inject(ctx context.Context, name string) attacks.Report {
 	}
 	switch name {
 	case "kill-child":
-		s := victim(name, `const end = Date.now() + 3000; while (Date.now() < end) {} return "not killed";`, 5*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
+		s := victim(name, `const end = Date.now() + 5000; while (Date.now() < end) {} return "not killed";`, 8*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
 		return f.killBusy(ctx, s, nil)
 	case "kill-during-data":
-		s := victim(name, `const end = Date.now() + 200; while (Date.now() < end) {} await host.request("wait", 1); return "not killed";`, 5*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
+		s := victim(name, `await host.request("wait", 1); return "not killed";`, 8*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
 		return f.killBusy(ctx, s, func(pid int) { waitGone(pid, 2*time.Second) })
 	case "kill-idle":
 		return f.killIdle(ctx, victim(name, `return 1 + 1;`, 5*time.Second, idleMemory, expectValue("2")))
@@ -160,10 +174,10 @@ func (f *faultEnv) inject(ctx context.Context, name string) attacks.Report {
 			return nil, errors.New("injected failure")
 		})
 	case "oom":
-		s := victim(name, `await host.request("squeeze", 1); const keep = []; for (let i = 0; i < 40; i++) keep.push("x".repeat(1 << 16) + i); return "not killed";`, 5*time.Second, busyMemory, expectErr(contract.ResourceError, contract.KindOOMKill))
+		s := victim(name, `await host.request("squeeze", 1); const keep = []; for (let i = 0; i < 40; i++) keep.push("x".repeat(1 << 16) + i); return "not killed";`, 8*time.Second, busyMemory, expectErr(contract.ResourceError, contract.KindOOMKill))
 		return f.withBusyChild(ctx, s, squeeze)
 	case "cgroup-rm":
-		s := victim(name, `await host.request("unplug", 1); let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s;`, 5*time.Second, busyMemory, expectValue("4999950000"))
+		s := victim(name, `await host.request("unplug", 1); let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s;`, 8*time.Second, busyMemory, expectValue("4999950000"))
 		return f.withBusyChild(ctx, s, unplug)
 	case "starve":
 		starve(300 * time.Millisecond)
@@ -177,60 +191,49 @@ func (f *faultEnv) exec(ctx context.Context, req contract.Request, h contract.Da
 	return res
 }
 
-// killBusy runs s and SIGKILLs its child: once it spins (after), or from
-// its data handler (during, which then waits for the kill to land).
+// killBusy runs s and SIGKILLs its child once found spinning, or, with
+// during, from its data handler (which then waits for the kill to land).
 func (f *faultEnv) killBusy(ctx context.Context, s *attacks.Script, during func(pid int)) attacks.Report {
-	var injectErr error
-	var snap map[int]int64
-	ready := make(chan struct{})
-	kill := func() {
-		pid, err := f.busiest(busyMemory, snap)
-		if err == nil {
-			err = syscall.Kill(pid, syscall.SIGKILL)
+	if during == nil {
+		var injectErr error
+		rep := f.victimRun(ctx, s, nil, func() {
+			pid, err := f.spinner(busyMemory)
+			if err == nil {
+				err = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			injectErr = err
+		})
+		if injectErr != nil {
+			rep.Err = fmt.Errorf("fault not injected: %w (victim: %v)", injectErr, rep.Err)
 		}
-		injectErr = err
-		if err == nil && during != nil {
-			during(pid)
+		return rep
+	}
+	return f.withBusyChild(ctx, s, func(pid int) error {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			return err
 		}
-	}
-	onStarted := func() {
-		snap = f.profileChildren(busyMemory)
-		close(ready)
-		if during == nil {
-			kill()
-		}
-	}
-	var handler contract.DataHandler
-	if during != nil {
-		handler = func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-			<-ready
-			kill()
-			return json.RawMessage(`"answered"`), nil
-		}
-	}
-	rep := f.victimRun(ctx, s, handler, onStarted)
-	if injectErr != nil {
-		rep.Err = fmt.Errorf("fault not injected: %w (victim: %v)", injectErr, rep.Err)
-	}
-	return rep
+		during(pid)
+		return nil
+	})
 }
 
 // withBusyChild runs s, whose first data request has do act on its
-// child (found by the CPU it used since it started).
+// child, found spinning before it made the request.
 func (f *faultEnv) withBusyChild(ctx context.Context, s *attacks.Script, do func(pid int) error) attacks.Report {
 	var injectErr error
-	var snap map[int]int64
-	ready := make(chan struct{})
-	onStarted := func() { snap = f.profileChildren(busyMemory); close(ready) }
-	// The victim spins a little first, so that its CPU shows it.
-	s.Steps[0].Request.Code = `{ const end = Date.now() + 200; while (Date.now() < end) {} }` + "\n" + s.Steps[0].Request.Code
+	var pid int
+	found := make(chan struct{})
+	onStarted := func() {
+		pid, injectErr = f.spinner(busyMemory)
+		close(found)
+	}
+	// The victim spins first, so that spinner can tell its child.
+	s.Steps[0].Request.Code = `{ const end = Date.now() + 2500; while (Date.now() < end) {} }` + "\n" + s.Steps[0].Request.Code
 	handler := func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-		<-ready
-		pid, err := f.busiest(busyMemory, snap)
-		if err == nil {
-			err = do(pid)
+		<-found
+		if injectErr == nil {
+			injectErr = do(pid)
 		}
-		injectErr = err
 		return json.RawMessage(`"answered"`), nil
 	}
 	rep := f.victimRun(ctx, s, handler, onStarted)

@@ -112,7 +112,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	stopSampling := r.sample(rep)
 
 	r.phase = "baseline"
-	base := r.runPhase(ctx, cfg.Baseline, 0, func(i int) job { return job{kind: "benign", script: r.benign[i%len(r.benign)]} })
+	// The first executions also wait for the pool's first children:
+	// they warm up, and are not part of the baseline.
+	warm := 2 * cfg.Concurrency
+	base := r.runPhase(ctx, warm+cfg.Baseline, 0, func(i int) job { return job{kind: "benign", script: r.benign[i%len(r.benign)]} })
+	slices.SortFunc(base, func(a, b record) int { return int(a.at - b.at) })
+	base = base[min(warm, len(base)):]
 	r.faults.why = r.canSeeChildren()
 	r.phase = "mixed"
 	mixStart := time.Now()
