@@ -55,6 +55,9 @@ func goMemLimit(memory, overhead int64) string {
 type faultEnv struct {
 	sup      *supervisor.Supervisor
 	overhead int64
+	// noSeccomp: children run without their seccomp filter, so it
+	// cannot tell which have started.
+	noSeccomp bool
 	// why, when set, says why faults that must find a child cannot.
 	why string
 	mu  sync.Mutex // one fault at a time
@@ -67,42 +70,42 @@ func (f *faultEnv) profileChildren(memory int64) map[int]int64 {
 	want := goMemLimit(memory, f.overhead)
 	out := map[int]int64{}
 	for _, p := range descendants(allProcs(), os.Getpid()) {
-		if strings.HasPrefix(p.cmdline, supervisor.ChildProcessName) && childEnv(p.pid, "GOMEMLIMIT") == want {
+		// Only children past start-up: a child installs its seccomp
+		// filter once its stream is open, and one still starting burns
+		// CPU like a spinning victim. (Without the filter every child
+		// of the profile counts.)
+		if strings.HasPrefix(p.cmdline, supervisor.ChildProcessName) && childEnv(p.pid, "GOMEMLIMIT") == want &&
+			(f.noSeccomp || procStatus(p.pid, "Seccomp") == "2") {
 			out[p.pid] = p.cpuTicks
 		}
 	}
 	return out
 }
 
-// spinner finds the victim's child: the child of the profile whose CPU
-// has grown in every 100 ms step for longest, once that is 800 ms and no
-// other child's run comes close (a victim spins for 2.5 s or more before
-// anything else; a child starting up, idle or keeping warm does not
-// keep growing that long). It gives up after 4 s.
+// spinner finds the victim's child, called when the victim has started:
+// among the children of the profile that had finished starting up then,
+// the one that has since used at least 150 ms of CPU and three times as
+// much as any other (a victim spins until it is found; an idle child
+// only keeps its memory warm, a few ms a second). It gives up after 6 s.
 func (f *faultEnv) spinner(memory int64) (int, error) {
-	const steps = 8
-	prev := f.profileChildren(memory)
-	streak := map[int]int{}
-	for deadline := time.Now().Add(4 * time.Second); time.Now().Before(deadline); {
+	const minTicks = 15 // 150 ms at the usual 100 ticks a second
+	before := f.profileChildren(memory)
+	for deadline := time.Now().Add(6 * time.Second); time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
-		cur := f.profileChildren(memory)
-		best, second := 0, 0
-		for pid, t := range cur {
-			if p, ok := prev[pid]; ok && t > p {
-				streak[pid]++
-			} else {
-				streak[pid] = 0
+		best, bestGrew, second := 0, int64(0), int64(0)
+		for pid, t := range f.profileChildren(memory) {
+			t0, ok := before[pid]
+			if !ok {
+				continue
 			}
-			switch n := streak[pid]; {
-			case n > streak[best]:
-				second = streak[best]
-				best = pid
-			case n > second:
-				second = n
+			switch d := t - t0; {
+			case d > bestGrew:
+				best, bestGrew, second = pid, d, bestGrew
+			case d > second:
+				second = d
 			}
 		}
-		prev = cur
-		if best != 0 && streak[best] >= steps && second <= streak[best]-3 {
+		if bestGrew >= minTicks && bestGrew >= 3*second+5 {
 			return best, nil
 		}
 	}
@@ -155,10 +158,10 @@ func (f *faultEnv) inject(ctx context.Context, name string) attacks.Report {
 	}
 	switch name {
 	case "kill-child":
-		s := victim(name, `const end = Date.now() + 5000; while (Date.now() < end) {} return "not killed";`, 8*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
+		s := victim(name, `const end = Date.now() + 8000; while (Date.now() < end) {} return "not killed";`, 10*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
 		return f.killBusy(ctx, s, nil)
 	case "kill-during-data":
-		s := victim(name, `await host.request("wait", 1); return "not killed";`, 8*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
+		s := victim(name, `await host.request("wait", 1); return "not killed";`, 10*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
 		return f.killBusy(ctx, s, func(pid int) { waitGone(pid, 2*time.Second) })
 	case "kill-idle":
 		return f.killIdle(ctx, victim(name, `return 1 + 1;`, 5*time.Second, idleMemory, expectValue("2")))
@@ -174,10 +177,10 @@ func (f *faultEnv) inject(ctx context.Context, name string) attacks.Report {
 			return nil, errors.New("injected failure")
 		})
 	case "oom":
-		s := victim(name, `await host.request("squeeze", 1); const keep = []; for (let i = 0; i < 40; i++) keep.push("x".repeat(1 << 16) + i); return "not killed";`, 8*time.Second, busyMemory, expectErr(contract.ResourceError, contract.KindOOMKill))
+		s := victim(name, `await host.request("squeeze", 1); const keep = []; for (let i = 0; i < 40; i++) keep.push("x".repeat(1 << 16) + i); return "not killed";`, 10*time.Second, busyMemory, expectErr(contract.ResourceError, contract.KindOOMKill))
 		return f.withBusyChild(ctx, s, squeeze)
 	case "cgroup-rm":
-		s := victim(name, `await host.request("unplug", 1); let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s;`, 8*time.Second, busyMemory, expectValue("4999950000"))
+		s := victim(name, `await host.request("unplug", 1); let s = 0; for (let i = 0; i < 1e5; i++) s += i; return s;`, 10*time.Second, busyMemory, expectValue("4999950000"))
 		return f.withBusyChild(ctx, s, unplug)
 	case "starve":
 		starve(300 * time.Millisecond)
@@ -218,7 +221,9 @@ func (f *faultEnv) killBusy(ctx context.Context, s *attacks.Script, during func(
 }
 
 // withBusyChild runs s, whose first data request has do act on its
-// child, found spinning before it made the request.
+// child. Until then the victim spins, asking between bursts whether its
+// child has been found, so that a loaded machine only makes it wait
+// longer.
 func (f *faultEnv) withBusyChild(ctx context.Context, s *attacks.Script, do func(pid int) error) attacks.Report {
 	var injectErr error
 	var pid int
@@ -227,10 +232,17 @@ func (f *faultEnv) withBusyChild(ctx context.Context, s *attacks.Script, do func
 		pid, injectErr = f.spinner(busyMemory)
 		close(found)
 	}
-	// The victim spins first, so that spinner can tell its child.
-	s.Steps[0].Request.Code = `{ const end = Date.now() + 2500; while (Date.now() < end) {} }` + "\n" + s.Steps[0].Request.Code
+	s.Steps[0].Request.Code = `for (;;) { const end = Date.now() + 100; while (Date.now() < end) {} if (await host.request("found", 1)) break; }` +
+		"\n" + s.Steps[0].Request.Code
 	handler := func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-		<-found
+		if name == "found" {
+			select {
+			case <-found:
+				return json.RawMessage("true"), nil
+			default:
+				return json.RawMessage("false"), nil
+			}
+		}
 		if injectErr == nil {
 			injectErr = do(pid)
 		}

@@ -159,3 +159,17 @@ func dedupe(s []string) []string {
 	}
 	return out
 }
+
+// procStatus reads one field of /proc/PID/status ("" if it cannot).
+func procStatus(pid int, field string) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

@@ -104,7 +104,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("stress: start the supervisor: %w", err)
 	}
 	r := &runner{cfg: cfg, sup: sup, start: start, rng: rand.New(rand.NewPCG(cfg.Seed, 1))}
-	r.faults = &faultEnv{sup: sup, overhead: scfg.MemoryOverheadBytes, rng: rand.New(rand.NewPCG(cfg.Seed, 2))}
+	r.faults = &faultEnv{sup: sup, overhead: scfg.MemoryOverheadBytes, noSeccomp: !sup.Layers().Seccomp,
+		rng: rand.New(rand.NewPCG(cfg.Seed, 2))}
 	if r.faults.overhead == 0 {
 		r.faults.overhead = supervisor.DefaultMemoryOverhead
 	}

@@ -1,5 +1,4 @@
-// expect: ok | ResourceError/stack | ResourceError/memory | UserCodeError
-// value: any
+// expect: ResourceError/stack
 // category: quickjs
 // source: original (flat(Infinity) on a deep array)
 let a = [1];

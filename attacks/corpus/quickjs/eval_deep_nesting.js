@@ -1,4 +1,4 @@
-// expect: UserCodeError | ResourceError/stack
+// expect: ResourceError/stack
 // category: quickjs
 // source: QuickJS parser recursion reports
 return eval("[".repeat(100000) + "]".repeat(100000));

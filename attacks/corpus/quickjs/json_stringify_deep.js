@@ -1,4 +1,4 @@
-// expect: TimeoutError | ResourceError/stack
+// expect: TimeoutError
 // category: quickjs
 // timeout: 500ms
 // source: ARCHITECTURE.md known behaviour (quadratic cycle check)

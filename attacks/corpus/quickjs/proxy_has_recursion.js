@@ -1,4 +1,4 @@
-// expect: ResourceError/stack | UserCodeError
+// expect: ResourceError/stack
 // category: quickjs
 // source: original
 let p;

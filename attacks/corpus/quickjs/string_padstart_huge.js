@@ -1,4 +1,4 @@
-// expect: ResourceError/memory | ok
+// expect: ok
 // category: quickjs
 // value: "RangeError"
 // source: original

@@ -1,4 +1,4 @@
-// expect: ok | ResourceError/memory
+// expect: ok
 // category: quickjs
 // value: "RangeError"
 // source: QuickJS string length reports

@@ -1,4 +1,4 @@
-// expect: ResourceError/memory | TimeoutError
+// expect: ResourceError/memory
 // category: resource
 // timeout: 3s
 // source: original (a chain of pending promises kept alive)
