@@ -17,6 +17,7 @@
 //	// limits: {"output_bytes": 1024}
 //	// input: JSON
 //	// logs: ["text", ...]  the texts the logs must hold
+//	// clamped: NAME...     the limits the envelope must say were clamped
 //	// known: WHY           a known failure: run and reported, not counted
 //
 // A line "//== module NAME" starts the source of a module the current
@@ -97,6 +98,9 @@ type Expect struct {
 	Value json.RawMessage
 	// Logs, when set, is the JSON array of the texts the logs must hold.
 	Logs json.RawMessage
+	// Clamped, when set, are the limits the envelope must name as
+	// clamped to their cap.
+	Clamped []string
 }
 
 func (e Expect) String() string {
@@ -113,6 +117,9 @@ func (e Expect) String() string {
 
 // Check says whether res meets the expectation, and if not, why.
 func (e Expect) Check(res contract.Result) error {
+	if e.Clamped != nil && !slices.Equal(e.Clamped, res.Clamped) {
+		return fmt.Errorf("clamped %q, want %q", res.Clamped, e.Clamped)
+	}
 	if e.Logs != nil {
 		texts := make([]string, 0, len(res.Logs))
 		for _, l := range res.Logs {
@@ -227,6 +234,8 @@ func Parse(name, src string) (Script, error) {
 				return bad("logs %q is not JSON", val)
 			}
 			s.Expect.Logs = json.RawMessage(val)
+		case "clamped":
+			s.Expect.Clamped = strings.Fields(val)
 		case "category":
 			s.Category = val
 		case "source":
