@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,8 +24,11 @@ type Snapshot struct {
 	// Cgroups are the directories below warden-<pid> in this process's
 	// cgroups (the supervisor's own group included).
 	Cgroups []string `json:"cgroups"`
-	// RSSBytes is this process's resident set.
+	// RSSBytes is this process's resident set, HeapBytes the part of
+	// the Go heap its live and not yet collected objects take (RSS also
+	// holds freed heap the runtime has not returned yet).
 	RSSBytes   int64 `json:"rss_bytes"`
+	HeapBytes  int64 `json:"heap_bytes"`
 	Goroutines int   `json:"goroutines"`
 	// TempEntries lists the entries of the temporary directories the
 	// supervisor makes socket directories in.
@@ -58,6 +62,11 @@ func takeSnapshot(start time.Time, tempDirs []string) Snapshot {
 	}
 	s.Cgroups = append(s.Cgroups, wardenCgroups()...)
 	s.RSSBytes = selfRSS()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() == metrics.KindUint64 {
+		s.HeapBytes = int64(sample[0].Value.Uint64())
+	}
 	for _, d := range tempDirs {
 		entries, _ := os.ReadDir(d)
 		for _, e := range entries {

@@ -104,6 +104,7 @@ type Point struct {
 type Sample struct {
 	At         time.Duration `json:"at_ns"`
 	RSSBytes   int64         `json:"rss_bytes"`
+	HeapBytes  int64         `json:"heap_bytes"`
 	Goroutines int           `json:"goroutines"`
 	FDs        int           `json:"fds"`
 	Processes  int           `json:"processes"`
@@ -266,6 +267,7 @@ func (rep *Report) writeText(w io.Writer) {
 	fmt.Fprintf(w, "goroutines       %6d %6d %6d\n", rep.Before.Goroutines, rep.After.Goroutines, peak(func(s Sample) int64 { return int64(s.Goroutines) }))
 	fmt.Fprintf(w, "temp entries     %6d %6d\n", len(rep.Before.TempEntries), len(rep.After.TempEntries))
 	fmt.Fprintf(w, "RSS MiB          %6.1f %6.1f %6.1f\n", mib(rep.Before.RSSBytes), mib(rep.After.RSSBytes), mib(peak(func(s Sample) int64 { return s.RSSBytes })))
+	fmt.Fprintf(w, "Go heap MiB      %6.1f %6.1f %6.1f\n", mib(rep.Before.HeapBytes), mib(rep.After.HeapBytes), mib(peak(func(s Sample) int64 { return s.HeapBytes })))
 	if len(rep.Leaks) == 0 {
 		fmt.Fprintln(w, "left behind: nothing")
 	} else {

@@ -8,10 +8,12 @@ package stress
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -291,6 +293,7 @@ func (r *runner) runPhase(ctx context.Context, n int, d time.Duration, pick func
 				if rep.Err != nil && !isSkipped(rep.Err) && (rep.Script == nil || rep.Script.Known == "") {
 					r.failed.Add(1)
 				}
+				rep.Result = keepEnvelope(rep)
 				mu.Lock()
 				recs = append(recs, record{kind: j.kind, rep: rep, at: time.Since(r.start)})
 				mu.Unlock()
@@ -299,6 +302,34 @@ func (r *runner) runPhase(ctx context.Context, n int, d time.Duration, pick func
 	}
 	wg.Wait()
 	return recs
+}
+
+// keepEnvelope is what the report keeps of an execution's envelope:
+// nothing when it passed, and a failed one cut to a few KiB, so that a
+// long run's records do not grow this process (whose RSS the audit
+// watches) with values and logs no one reads.
+func keepEnvelope(rep attacks.Report) contract.Result {
+	if rep.Err == nil {
+		return contract.Result{}
+	}
+	res := rep.Result
+	if len(res.Value) > 4096 {
+		res.Value, _ = json.Marshal("(cut) " + strings.ToValidUTF8(string(res.Value[:4096]), ""))
+	}
+	if len(res.Logs) > 5 {
+		res.Logs = res.Logs[:5]
+	}
+	for i := range res.Logs {
+		if len(res.Logs[i].Text) > 1024 {
+			res.Logs[i].Text = strings.ToValidUTF8(res.Logs[i].Text[:1024], "") + " (cut)"
+		}
+	}
+	if res.Error != nil && len(res.Error.Stack) > 4096 {
+		e := *res.Error
+		e.Stack = strings.ToValidUTF8(e.Stack[:4096], "") + " (cut)"
+		res.Error = &e
+	}
+	return res
 }
 
 func isSkipped(err error) bool {
@@ -337,7 +368,7 @@ func (r *runner) sample(rep *Report) func() {
 			}
 			s := takeSnapshot(r.start, r.cfg.TempDirs)
 			rep.mu.Lock()
-			rep.Samples = append(rep.Samples, Sample{At: s.At, RSSBytes: s.RSSBytes, Goroutines: s.Goroutines, FDs: s.FDCount(), Processes: len(s.Processes), Cgroups: len(s.Cgroups)})
+			rep.Samples = append(rep.Samples, Sample{At: s.At, RSSBytes: s.RSSBytes, HeapBytes: s.HeapBytes, Goroutines: s.Goroutines, FDs: s.FDCount(), Processes: len(s.Processes), Cgroups: len(s.Cgroups)})
 			rep.mu.Unlock()
 			if r.cfg.Progress != nil && time.Since(lastProgress) >= time.Second {
 				lastProgress = time.Now()
