@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
@@ -93,12 +94,15 @@ func (s *Script) checkTime(req contract.Request, res contract.Result, took time.
 // hostPath matches what in a stack would tell the guest's caller where
 // Warden runs: an absolute path under a usual root, or a Go or C source
 // position.
-var hostPath = regexp.MustCompile(`/(work|home|root|tmp|usr|var|proc|etc|opt|srv|dev)/|\.go:\d|\.c:\d`)
+// Compiled on first use: every child runs this binary's package inits.
+var hostPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`/(work|home|root|tmp|usr|var|proc|etc|opt|srv|dev)/|\.go:\d|\.c:\d`)
+})
 
 // checkStack fails an envelope whose JS stack names a host path: every
 // frame should be the guest's code, its modules or the prelude.
 func checkStack(res contract.Result) error {
-	if res.Error != nil && hostPath.MatchString(res.Error.Stack) {
+	if res.Error != nil && hostPath().MatchString(res.Error.Stack) {
 		return fmt.Errorf("the envelope's stack names a host path: %.300q", res.Error.Stack)
 	}
 	return nil

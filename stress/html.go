@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -28,7 +29,7 @@ func (rep *Report) WriteHTML(w io.Writer) error {
 	}
 	var text strings.Builder
 	rep.writeText(&text)
-	return page.Execute(w, map[string]any{
+	return page().Execute(w, map[string]any{
 		"R":       rep,
 		"Text":    text.String(),
 		"Latency": template.HTML(plot("latency", "benign latency (ms) by when it ended (s)", lat, false)),
@@ -77,7 +78,11 @@ func plot(id, title string, pts []xy, line bool) string {
 	return b.String()
 }
 
-var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+// page is parsed on first use: every child runs this binary's package
+// inits.
+var page = sync.OnceValue(func() *template.Template { return template.Must(template.New("report").Parse(pageText)) })
+
+const pageText = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8"/>
@@ -120,4 +125,4 @@ envelope: {{.EnvelopeJSON}}</pre>
 <pre>{{.Text}}</pre>
 </body>
 </html>
-`))
+`
