@@ -26,10 +26,12 @@ type Report struct {
 	Concurrency int     `json:"concurrency"`
 	Seed        uint64  `json:"seed"`
 	WallSeconds float64 `json:"wall_seconds"`
-	// Rate is the mixed run's executions per second.
-	Rate       float64          `json:"rate_per_second"`
-	Categories []CategoryResult `json:"categories"`
-	Scripts    []ScriptResult   `json:"scripts"`
+	// Rate is the mixed run's executions per second, BaselineRate the
+	// benign run's alone (the reference measured in the same run).
+	Rate         float64          `json:"rate_per_second"`
+	BaselineRate float64          `json:"baseline_rate_per_second"`
+	Categories   []CategoryResult `json:"categories"`
+	Scripts      []ScriptResult   `json:"scripts"`
 	// Benign latency, alone (baseline) and during the mixed run.
 	Baseline    Percentiles `json:"benign_baseline"`
 	During      Percentiles `json:"benign_during"`
@@ -222,8 +224,8 @@ func (rep *Report) writeText(w io.Writer) {
 	if !rep.OK {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(w, "%s: %d executions, %d failed, %d known failures, %d faults skipped; %.1f executions/s at concurrency %d; %.1f s (seed %d)\n\n",
-		verdict, rep.Executions, rep.Failures, rep.Known, rep.Skipped, rep.Rate, rep.Concurrency, rep.WallSeconds, rep.Seed)
+	fmt.Fprintf(w, "%s: %d executions, %d failed, %d known failures, %d faults skipped; %.1f executions/s at concurrency %d (benign alone: %.1f/s); %.1f s (seed %d)\n\n",
+		verdict, rep.Executions, rep.Failures, rep.Known, rep.Skipped, rep.Rate, rep.Concurrency, rep.BaselineRate, rep.WallSeconds, rep.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "category\tpassed\tfailed\tknown\tskipped")
 	for _, c := range rep.Categories {

@@ -118,7 +118,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// The first executions also wait for the pool's first children:
 	// they warm up, and are not part of the baseline.
 	warm := 2 * cfg.Concurrency
+	baseStart := time.Now()
 	base := r.runPhase(ctx, warm+cfg.Baseline, 0, func(i int) job { return job{kind: "benign", script: r.benign[i%len(r.benign)]} })
+	rep.BaselineRate = float64(len(base)) / time.Since(baseStart).Seconds()
 	slices.SortFunc(base, func(a, b record) int { return int(a.at - b.at) })
 	base = base[min(warm, len(base)):]
 	r.faults.why = r.canSeeChildren()
