@@ -113,18 +113,22 @@ func (f *faultEnv) spinner(memory int64) (int, error) {
 }
 
 // victimRun runs script through Stream; onStarted runs (once, in its own
-// goroutine) when the child has the request.
+// goroutine) when the child has the request, and has returned by the
+// time victimRun does.
 func (f *faultEnv) victimRun(ctx context.Context, script *attacks.Script, handler contract.DataHandler, onStarted func()) attacks.Report {
+	var wg sync.WaitGroup
 	exec := func(ctx context.Context, req contract.Request, h contract.DataHandler) contract.Result {
 		var once sync.Once
 		res, _ := f.sup.Stream(ctx, req, h, func(e contract.Event) {
 			if e.Type == contract.EventStarted && onStarted != nil {
-				once.Do(func() { go onStarted() })
+				once.Do(func() { wg.Go(onStarted) })
 			}
 		})
 		return res
 	}
-	return script.Run(ctx, exec, handler)
+	rep := script.Run(ctx, exec, handler)
+	wg.Wait()
+	return rep
 }
 
 func victim(name, code string, timeout time.Duration, memory int64, expect attacks.Expect) *attacks.Script {
