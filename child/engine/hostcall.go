@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -167,6 +168,12 @@ func (vm *VM) hostRequest(name, args guestString) uint32 {
 	argsText, err := vm.utf8String(args)
 	if err != nil {
 		return vm.throwError("warden: bad host call arguments")
+	}
+	// The prelude stringified them: only nesting deeper than the host's
+	// JSON takes makes them invalid, and the supervisor would take
+	// sending them for a broken child.
+	if argsText != "" && !json.Valid([]byte(argsText)) {
+		return vm.throwError(fmt.Sprintf("host.request: arguments nested deeper than the %d levels the host takes", maxJSONDepth))
 	}
 	// The policy (no handler, null, JSON) is contract's, the same as
 	// under the supervisor; the bounds on the traffic are enforced here.

@@ -201,6 +201,10 @@ func (vm *VM) execute(code, input string) (string, *contract.Error) {
 	}
 }
 
+// maxJSONDepth is the deepest nesting encoding/json takes, and so the
+// deepest a result or a host.request argument can be.
+const maxJSONDepth = 10000
+
 // finish stringifies the settled value inside the guest and checks the
 // output limit on the JSON bytes before copying them out.
 func (vm *VM) finish(value uint32) (string, *contract.Error) {
@@ -222,6 +226,12 @@ func (vm *VM) finish(value uint32) (string, *contract.Error) {
 	}
 	if n > vm.limits.OutputBytes {
 		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, vm.limits.OutputBytes)
+	}
+	// JSON.stringify wrote JSON, so json.Valid refuses it only when it
+	// nests deeper than encoding/json's 10,000 levels: no envelope can
+	// carry that, and the supervisor would take it for a broken child.
+	if !json.Valid(b) {
+		return "", contract.Errorf(contract.UserCodeError, "the result is not JSON-serializable: nested deeper than the %d levels an envelope can carry", maxJSONDepth)
 	}
 	return string(b), nil
 }

@@ -4,6 +4,7 @@
 //	warden bench [flags] [FILE.js] measure the supervisor against the in-process engine
 //	warden doctor [--json]         list each layer of defence as active or missing
 //	warden serve [--config FILE]   the daemon: HTTP API, tenants, metrics (docs/daemon.md)
+//	warden stress [flags]          run the attack corpus under load with faults, and audit for leaks
 //	warden child                   the child process the supervisor re-executes (not for hands)
 //
 // Exit status: 0 the script succeeded, 1 it failed with a typed error (the
@@ -32,6 +33,7 @@ commands:
   bench   measure the supervisor (and the in-process engine) on a script
   doctor  list each layer of defence as active or missing, with why
   serve   run the daemon: the HTTP API over a supervisor (docs/daemon.md)
+  stress  run the attack corpus mixed with benign traffic and faults, check every outcome, audit for leaks
 
 run 'warden <command> -h' for the flags of a command
 `
@@ -57,6 +59,8 @@ func doMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdDoctor(args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
+	case "stress":
+		return cmdStress(args[1:], stdout, stderr)
 	case "child":
 		// Only meaningful when started by a supervisor (RunIfChild above
 		// serves before we get here).

@@ -1,0 +1,4 @@
+// expect: UserCodeError
+// category: determinism
+// source: original (an uncaught TypeError's envelope)
+null.x;

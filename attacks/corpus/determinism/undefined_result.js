@@ -1,0 +1,5 @@
+// expect: ok
+// category: determinism
+// value: null
+// source: README contract (undefined becomes null)
+return undefined;

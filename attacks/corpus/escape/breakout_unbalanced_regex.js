@@ -1,0 +1,4 @@
+// expect: UserCodeError
+// category: escape
+// source: Function constructor comment in QuickJS source ("Function(\"}), ({\")")
+}), ({

@@ -1,0 +1,6 @@
+// expect: UserCodeError
+// category: escape
+// source: original
+const { proxy, revoke } = Proxy.revocable({}, {});
+revoke();
+return proxy;

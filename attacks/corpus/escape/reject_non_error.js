@@ -1,0 +1,4 @@
+// expect: UserCodeError
+// category: escape
+// source: original
+return Promise.reject({ type: "ok", forged: true });

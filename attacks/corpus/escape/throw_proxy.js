@@ -1,0 +1,8 @@
+// expect: UserCodeError | TimeoutError
+// A thrown value whose hooks loop: describing it runs guest code inside the
+// sandbox, so the execution may end at its deadline instead; either way
+// nothing runs outside it.
+// category: escape
+// timeout: 500ms
+// source: vm2 CVE-2023-32314 (a thrown Proxy)
+throw new Proxy({}, { get() { for (;;) {} }, getPrototypeOf() { for (;;) {} } });

@@ -1,0 +1,4 @@
+// expect: UserCodeError
+// category: escape
+// source: original
+throw Symbol("s");

@@ -1,0 +1,6 @@
+// expect: ResourceError/stack
+// category: quickjs
+// source: original (flat(Infinity) on a deep array)
+let a = [1];
+for (let i = 0; i < 100000; i++) a = [a];
+return a.flat(Infinity).length;

@@ -1,0 +1,5 @@
+// expect: UserCodeError
+// category: quickjs
+// source: original (a cyclic result)
+const o = {}; o.o = o;
+return o;

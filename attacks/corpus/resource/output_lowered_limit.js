@@ -1,0 +1,5 @@
+// expect: ResourceError/output
+// category: resource
+// limits: {"output_bytes": 1024}
+// source: original
+return "x".repeat(2000);

@@ -1,0 +1,5 @@
+// expect: ResourceError/stack
+// category: resource
+// source: original
+const o = { get x() { return this.x; } };
+return o.x;

@@ -1,0 +1,6 @@
+// expect: ResourceError/stack
+// category: resource
+// source: original
+function a(n) { return b(n + 1); }
+function b(n) { return a(n + 1); }
+return a(0);

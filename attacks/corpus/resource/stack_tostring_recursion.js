@@ -1,0 +1,5 @@
+// expect: ResourceError/stack
+// category: resource
+// source: original
+const o = { toString() { return "" + this; } };
+return "" + o;
