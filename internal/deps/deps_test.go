@@ -28,19 +28,22 @@ var known = map[string]string{
 	"containerd/cgroups": "github.com/containerd/cgroups/v3",
 	"runtime-spec":       "github.com/opencontainers/runtime-spec",
 	"x/sys":              "golang.org/x/sys",
+	// The image tool (build/image) alone writes OCI images.
+	"go-containerregistry": "github.com/google/go-containerregistry",
 }
 
 // only says which of our packages alone may import a module directly;
 // modules not named here may be imported by any package but supervisor
 // and pool, which import nothing third-party (stdOnly).
 var only = map[string][]string{
-	"wazero":             {"child/engine"},
-	"go-plugin":          {"ipc"},
-	"go-hclog":           {"ipc"}, // go-plugin's logger: child and supervisor log with slog
-	"gRPC":               {"ipc", "ipc/pb"},
-	"protobuf":           {"ipc", "ipc/pb"},
-	"containerd/cgroups": {"cgroup"},
-	"runtime-spec":       {"cgroup"}, // the types containerd/cgroups takes
+	"wazero":               {"child/engine"},
+	"go-plugin":            {"ipc"},
+	"go-hclog":             {"ipc"}, // go-plugin's logger: child and supervisor log with slog
+	"gRPC":                 {"ipc", "ipc/pb"},
+	"protobuf":             {"ipc", "ipc/pb"},
+	"containerd/cgroups":   {"cgroup"},
+	"runtime-spec":         {"cgroup"}, // the types containerd/cgroups takes
+	"go-containerregistry": {"build/image"},
 }
 
 // stdOnly are the packages an embedder links for the public API: they
