@@ -129,3 +129,15 @@ func buildWarden(t *testing.T) string {
 	}
 	return bin
 }
+
+// TestPodmanScriptParses checks deploy/podman-run.sh is valid sh (it runs
+// in the VM lane, where podman can run containers; this host cannot).
+func TestPodmanScriptParses(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("no sh: %v", err)
+	}
+	if out, err := exec.Command(sh, "-n", "podman-run.sh").CombinedOutput(); err != nil {
+		t.Errorf("sh -n podman-run.sh: %v\n%s", err, out)
+	}
+}
