@@ -3,6 +3,7 @@
 //	warden run [flags] FILE.js|-   run one script in a child process, print one JSON envelope
 //	warden bench [flags] [FILE.js] measure the supervisor against the in-process engine
 //	warden doctor [--json]         list each layer of defence as active or missing
+//	warden serve [--config FILE]   the daemon: HTTP API, tenants, metrics (docs/daemon.md)
 //	warden child                   the child process the supervisor re-executes (not for hands)
 //
 // Exit status: 0 the script succeeded, 1 it failed with a typed error (the
@@ -30,6 +31,7 @@ commands:
   run     run one script and print its JSON envelope
   bench   measure the supervisor (and the in-process engine) on a script
   doctor  list each layer of defence as active or missing, with why
+  serve   run the daemon: the HTTP API over a supervisor (docs/daemon.md)
 
 run 'warden <command> -h' for the flags of a command
 `
@@ -53,6 +55,8 @@ func doMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdBench(args[1:], stdout, stderr)
 	case "doctor":
 		return cmdDoctor(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
 	case "child":
 		// Only meaningful when started by a supervisor (RunIfChild above
 		// serves before we get here).

@@ -28,6 +28,11 @@ var known = map[string]string{
 	"containerd/cgroups": "github.com/containerd/cgroups/v3",
 	"runtime-spec":       "github.com/opencontainers/runtime-spec",
 	"x/sys":              "golang.org/x/sys",
+	// The daemon's (server/).
+	"prometheus": "github.com/prometheus/client_golang",
+	"x/time":     "golang.org/x/time",
+	"yaml":       "go.yaml.in/yaml/v3",
+	"go-systemd": "github.com/coreos/go-systemd/v22",
 	// The image tool (build/image) alone writes OCI images.
 	"go-containerregistry": "github.com/google/go-containerregistry",
 }
@@ -43,6 +48,10 @@ var only = map[string][]string{
 	"protobuf":             {"ipc", "ipc/pb"},
 	"containerd/cgroups":   {"cgroup"},
 	"runtime-spec":         {"cgroup"}, // the types containerd/cgroups takes
+	"prometheus":           {"server"},
+	"x/time":               {"server"},
+	"yaml":                 {"server"},
+	"go-systemd":           {"server"},
 	"go-containerregistry": {"build/image"},
 }
 

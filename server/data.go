@@ -1,0 +1,171 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+// parseAnswer reads a data answer, `{"value": JSON}` or
+// `{"error": "message"}`: exactly one of the two, nothing else.
+func parseAnswer(b []byte) (dataAnswer, error) {
+	var m map[string]json.RawMessage
+	if err := decodeStrict(b, &m); err != nil {
+		return dataAnswer{}, err
+	}
+	v, hasV := m["value"]
+	e, hasE := m["error"]
+	if len(m) != 1 || hasV == hasE {
+		return dataAnswer{}, contract.Errorf(contract.ContractError, `want exactly one field, "value" or "error"`)
+	}
+	if hasV {
+		return dataAnswer{value: v}, nil
+	}
+	var msg string
+	if err := json.Unmarshal(e, &msg); err != nil {
+		return dataAnswer{}, contract.Errorf(contract.ContractError, `"error" must be a string`)
+	}
+	return dataAnswer{err: errors.New(msg)}, nil
+}
+
+func (s *Server) handleData(w http.ResponseWriter, r *http.Request) {
+	t := s.authenticate(w, r)
+	if t == nil {
+		return
+	}
+	notFound := func(msg string) {
+		s.fail(w, http.StatusNotFound, &contract.Error{Type: NotFound, Message: msg})
+	}
+	e := s.execs.get(execKey{t.name, r.PathValue("id")})
+	if e == nil {
+		notFound("no live execution with this id")
+		return
+	}
+	seq, err := strconv.ParseInt(r.PathValue("seq"), 10, 64)
+	if err != nil || seq < 1 {
+		notFound("no pending data request with this seq")
+		return
+	}
+	raw, ok := s.readBody(w, r, e.dataBytes+bodySlack)
+	if !ok {
+		return
+	}
+	a, err := parseAnswer(raw)
+	if err != nil {
+		ce := contract.AsError(err)
+		ce.Type, ce.Kind = contract.ContractError, KindMalformed
+		s.fail(w, http.StatusBadRequest, ce)
+		return
+	}
+	switch err := e.answer(seq, a); {
+	case errors.Is(err, errAnswered):
+		s.fail(w, http.StatusConflict, &contract.Error{Type: contract.ContractError, Kind: KindConflict,
+			Message: fmt.Sprintf("data request %d is already answered", seq)})
+	case err != nil:
+		notFound("no pending data request with this seq")
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// webhookCall is what the daemon POSTs to a tenant's webhook for each
+// data request.
+type webhookCall struct {
+	ExecutionID string          `json:"execution_id"`
+	Tenant      string          `json:"tenant"`
+	Seq         int64           `json:"seq"`
+	Name        string          `json:"name"`
+	Args        json.RawMessage `json:"args"`
+}
+
+// defaultWebhookTimeout bounds one webhook call when the config does not.
+const defaultWebhookTimeout = 2 * time.Second
+
+// webhookHandler answers e's data requests by POSTing each to t's
+// webhook: the call is bounded in time (the webhook's timeout and the
+// execution's deadline), the answer's body by the execution's data_bytes
+// limit, and redirects may not leave the webhook's host.
+func (s *Server) webhookHandler(t *tenant, e *execution) contract.DataHandler {
+	wh := t.webhook
+	timeout := wh.Timeout
+	if timeout == 0 {
+		timeout = defaultWebhookTimeout
+	}
+	client := &http.Client{Timeout: timeout, CheckRedirect: sameHostRedirects}
+	return func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+		a, err := s.callWebhook(ctx, client, wh.URL, webhookCall{ExecutionID: e.key.id, Tenant: t.name,
+			Seq: e.lastSeq.Load(), Name: name, Args: args}, e.dataBytes)
+		result := "ok"
+		if err != nil || a.err != nil {
+			result = "error"
+		}
+		s.metrics.data.WithLabelValues("webhook", result).Inc()
+		if err != nil {
+			s.log.Warn("webhook failed", "tenant", t.name, "execution", e.key.id, "error", err)
+			return nil, fmt.Errorf("host.request %q: the data webhook failed", name)
+		}
+		return a.value, a.err
+	}
+}
+
+func (s *Server) callWebhook(ctx context.Context, client *http.Client, u string, call webhookCall, limit int64) (dataAnswer, error) {
+	body, err := json.Marshal(call)
+	if err != nil {
+		return dataAnswer{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return dataAnswer{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return dataAnswer{}, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return dataAnswer{}, fmt.Errorf("webhook answered %s", resp.Status)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+bodySlack+1))
+	if err != nil {
+		return dataAnswer{}, err
+	}
+	if int64(len(b)) > limit+bodySlack {
+		return dataAnswer{}, fmt.Errorf("webhook answer over %d bytes", limit+bodySlack)
+	}
+	return parseAnswer(b)
+}
+
+// sameHostRedirects lets a webhook redirect within its own host (and
+// scheme) only, at most 5 times.
+func sameHostRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= 5 {
+		return errors.New("webhook: too many redirects")
+	}
+	first := via[0].URL
+	if req.URL.Host != first.Host || req.URL.Scheme != first.Scheme {
+		return fmt.Errorf("webhook: redirect to another host (%s) refused", req.URL.Host)
+	}
+	return nil
+}
+
+// checkWebhookURL accepts absolute http and https URLs.
+func checkWebhookURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return err
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("want an absolute http or https URL, got %q", s)
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/supervisor"
+)
+
+// metrics are the daemon's Prometheus metrics, on a registry of their
+// own (no global state). Tenants are labelled by name; a token never is.
+type metrics struct {
+	reg        *prometheus.Registry
+	executions *prometheus.CounterVec
+	latency    prometheus.Histogram
+	queueWait  prometheus.Histogram
+	oomKills   prometheus.Counter
+	data       *prometheus.CounterVec
+	bytesIn    prometheus.Counter
+	bytesOut   prometheus.Counter
+	rejections *prometheus.CounterVec
+}
+
+func newMetrics(sup *supervisor.Supervisor) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		executions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "warden_executions_total",
+			Help: "Executions that ended, by outcome (ok or error) and error type (none when ok).",
+		}, []string{"outcome", "error_type"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "warden_execution_duration_seconds",
+			Help:    "Time from an accepted request to its envelope, queue wait included.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+		}),
+		queueWait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "warden_queue_wait_seconds",
+			Help:    "Time an execution waited for a child.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
+		}),
+		oomKills: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "warden_oom_kills_total",
+			Help: "Executions whose child the cgroup OOM-killed.",
+		}),
+		data: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "warden_data_requests_total",
+			Help: "host.request calls answered, by channel (endpoint or webhook) and result (ok or error).",
+		}, []string{"via", "result"}),
+		bytesIn: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "warden_request_body_bytes_total",
+			Help: "Request body bytes read.",
+		}),
+		bytesOut: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "warden_response_body_bytes_total",
+			Help: "Response body bytes written (envelopes and events).",
+		}),
+		rejections: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "warden_quota_rejections_total",
+			Help: "Requests refused by a tenant's quota, by tenant and quota (rate or concurrency).",
+		}, []string{"tenant", "quota"}),
+	}
+	stats := func() supervisor.Stats { return sup.Stats() }
+	children := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "warden_children", Help: "Child processes by state, all memory profiles together."}, []string{"state"})
+	m.reg.MustRegister(m.executions, m.latency, m.queueWait, m.oomKills, m.data, m.bytesIn, m.bytesOut, m.rejections,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "warden_timeout_kills_total",
+			Help: "Children SIGKILLed at their hard deadline."}, func() float64 { return float64(stats().Kills) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "warden_children_spawned_total",
+			Help: "Children started."}, func() float64 { return float64(stats().Pool.Spawned) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "warden_child_spawn_failures_total",
+			Help: "Child start-ups that failed."}, func() float64 { return float64(stats().Pool.SpawnFailures) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_child_spawn_seconds",
+			Help: "Median start-up time of recent children.", ConstLabels: prometheus.Labels{"quantile": "0.5"}},
+			func() float64 { return stats().Pool.SpawnLatencyP50.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_child_spawn_seconds",
+			Help: "Median start-up time of recent children.", ConstLabels: prometheus.Labels{"quantile": "0.9"}},
+			func() float64 { return stats().Pool.SpawnLatencyP90.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_memory_profiles",
+			Help: "Memory profiles the pool holds children or state for."}, func() float64 { return float64(stats().Pool.Profiles) }),
+		&childrenCollector{g: children, stats: stats},
+	)
+	return m
+}
+
+// childrenCollector sets the children gauges from one snapshot per scrape.
+type childrenCollector struct {
+	g     *prometheus.GaugeVec
+	stats func() supervisor.Stats
+}
+
+func (c *childrenCollector) Describe(ch chan<- *prometheus.Desc) { c.g.Describe(ch) }
+
+func (c *childrenCollector) Collect(ch chan<- prometheus.Metric) {
+	p := c.stats().Pool
+	c.g.WithLabelValues("idle").Set(float64(p.Idle))
+	c.g.WithLabelValues("busy").Set(float64(p.Busy))
+	c.g.WithLabelValues("spawning").Set(float64(p.Spawning))
+	c.g.WithLabelValues("waiting").Set(float64(p.Waiting))
+	c.g.Collect(ch)
+}
+
+// observe records one finished execution.
+func (m *metrics) observe(res *contract.Result, took time.Duration) {
+	outcome, typ := "ok", "none"
+	if !res.OK && res.Error != nil {
+		outcome, typ = "error", string(res.Error.Type)
+		if res.Error.Kind == contract.KindOOMKill {
+			m.oomKills.Inc()
+		}
+	}
+	m.executions.WithLabelValues(outcome, typ).Inc()
+	m.latency.Observe(took.Seconds())
+	m.queueWait.Observe(res.Stats.QueueWaitMS / 1000)
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}

@@ -1,0 +1,208 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+// execKey names a live execution. Executions are keyed by tenant and id
+// together, so one tenant can neither reach another's execution nor
+// learn that an id is in use by someone else.
+type execKey struct{ tenant, id string }
+
+// execution is one execution in flight: what DELETE and data answers
+// reach.
+type execution struct {
+	key    execKey
+	cancel context.CancelCauseFunc
+	// dataBytes bounds one data answer's body (the execution's limit).
+	dataBytes int64
+	// lastSeq is the seq of the last data_request event: the supervisor
+	// calls the data handler for it right after the event, on the same
+	// stream, one request at a time.
+	lastSeq atomic.Int64
+
+	mu       sync.Mutex
+	endpoint bool // data requests are answered over the endpoint
+	pending  map[int64]chan dataAnswer
+	answered map[int64]bool
+}
+
+type dataAnswer struct {
+	value json.RawMessage
+	err   error
+}
+
+// errAnswered and errNoRequest are answer's refusals (409 and 404).
+var (
+	errAnswered  = errors.New("server: data request already answered")
+	errNoRequest = errors.New("server: no such pending data request")
+)
+
+// expect registers data request seq before its event reaches the client,
+// so that an answer can never arrive before there is a place for it.
+func (e *execution) expect(seq int64) {
+	e.lastSeq.Store(seq)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.endpoint {
+		e.pending[seq] = make(chan dataAnswer, 1)
+	}
+}
+
+// answer delivers a client's answer to data request seq.
+func (e *execution) answer(seq int64, a dataAnswer) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.answered[seq] {
+		return errAnswered
+	}
+	ch, ok := e.pending[seq]
+	if !ok {
+		return errNoRequest
+	}
+	delete(e.pending, seq)
+	e.answered[seq] = true
+	ch <- a
+	return nil
+}
+
+// endpointHandler answers each data request with what the client POSTs
+// to /v1/executions/{id}/data/{seq}, waiting until the execution's
+// deadline at most (the supervisor's ctx).
+func (e *execution) endpointHandler(m *metrics) contract.DataHandler {
+	return func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+		seq := e.lastSeq.Load()
+		e.mu.Lock()
+		ch := e.pending[seq]
+		e.mu.Unlock()
+		if ch == nil {
+			return nil, fmt.Errorf("host.request %q: no pending request %d", name, seq)
+		}
+		select {
+		case a := <-ch:
+			result := "ok"
+			if a.err != nil {
+				result = "error"
+			}
+			m.data.WithLabelValues("endpoint", result).Inc()
+			return a.value, a.err
+		case <-ctx.Done():
+			e.mu.Lock()
+			delete(e.pending, seq)
+			e.mu.Unlock()
+			return nil, fmt.Errorf("host.request %q: no answer before the deadline", name)
+		}
+	}
+}
+
+// registry holds the executions in flight, and counts them for drain.
+type registry struct {
+	mu       sync.Mutex
+	m        map[execKey]*execution
+	draining bool
+	n        int
+	idle     chan struct{} // closed when n drops to 0 while draining
+}
+
+// add registers e; it fails with errDraining once drain started, and
+// with errInUse when the id is taken.
+func (r *registry) add(e *execution) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.draining {
+		return errDraining
+	}
+	if _, ok := r.m[e.key]; ok {
+		return errInUse
+	}
+	r.m[e.key] = e
+	r.n++
+	return nil
+}
+
+var (
+	errDraining = errors.New("server: draining")
+	errInUse    = errors.New("server: execution id in use")
+)
+
+func (r *registry) remove(e *execution) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m[e.key] == e {
+		delete(r.m, e.key)
+	}
+	r.n--
+	if r.n == 0 && r.idle != nil {
+		close(r.idle)
+		r.idle = nil
+	}
+}
+
+// live counts the executions in flight.
+func (r *registry) live() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.m)
+}
+
+func (r *registry) get(k execKey) *execution {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.m[k]
+}
+
+// startDrain refuses new executions and returns a channel closed when
+// none is left in flight.
+func (r *registry) startDrain() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.draining = true
+	done := make(chan struct{})
+	if r.n == 0 {
+		close(done)
+		return done
+	}
+	if r.idle == nil {
+		r.idle = make(chan struct{})
+	}
+	return r.idle
+}
+
+// abortAll cancels every execution in flight and says how many.
+func (r *registry) abortAll(why string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.m {
+		e.cancel(errors.New(why))
+	}
+	return len(r.m)
+}
+
+// newExecutionID makes an unguessable id: 128 random bits.
+func newExecutionID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// validID reports whether a client-chosen id is 1-64 of [A-Za-z0-9_-].
+func validID(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
