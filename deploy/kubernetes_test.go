@@ -11,19 +11,31 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/wardenhq/warden/server"
 )
 
-// The daemon's health and readiness paths (DAEMON-API.md).
+// The daemon's health and readiness paths (DAEMON-API.md; TestProbePaths
+// checks the server registers them).
 const (
 	healthPath = "/healthz"
 	readyPath  = "/readyz"
 )
+
+func TestProbePaths(t *testing.T) {
+	for _, p := range []string{healthPath, readyPath} {
+		if !slices.ContainsFunc(server.Routes, func(r server.Route) bool { _, get := r.Methods["GET"]; return r.Pattern == p && get }) {
+			t.Errorf("the server registers no GET %s", p)
+		}
+	}
+}
 
 // object is one manifest, as far as the test reads it.
 type object struct {

@@ -8,12 +8,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/internal/testutil"
 )
 
-// TestMain runs the tests with a TMPDIR of their own, which fails the
-// run if a daemon or child they start leaves anything in it.
-func TestMain(m *testing.M) { os.Exit(testutil.RunInTempDir(m.Run)) }
+// TestMain: the test binary is also the child the daemon's supervisor
+// re-executes; the tests share a compilation cache and run with a TMPDIR
+// of their own, which fails the run if a daemon or child they start
+// leaves anything in it.
+func TestMain(m *testing.M) {
+	child.RunIfChild()
+	os.Exit(testutil.RunWithCacheDir(m, &cacheDir))
+}
+
+// cacheDir is the tests' shared compilation cache, made by TestMain.
+var cacheDir string
 
 // unitDirective returns the value of the unit file's directive, or "".
 func unitDirective(t *testing.T, unit []byte, name string) string {
