@@ -122,6 +122,25 @@ func TestStreamDataHandler(t *testing.T) {
 	}
 }
 
+// An answer the server refuses (not 404 or 409, which mean the
+// execution or the request is gone) would leave the script waiting until
+// its deadline: the client aborts the execution at once and returns the
+// envelope with the answer's failure.
+func TestRefusedAnswerAborts(t *testing.T) {
+	f := newFake(t)
+	f.answerStatus = http.StatusRequestEntityTooLarge
+	c := f.client(t, Options{})
+	h := func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`1`), nil }
+	res, err := c.Stream(context.Background(), contract.Request{Code: "ask 1"}, h, nil)
+	var api *APIError
+	if !errors.Is(err, contract.ErrAbort) || !errors.As(err, &api) || api.Status != 413 || res.Error == nil || res.Error.Type != contract.AbortError {
+		t.Errorf("%+v, %v", res, err)
+	}
+	if len(f.deleted) != 1 {
+		t.Errorf("DELETEs: %v", f.deleted)
+	}
+}
+
 func evNames(ts []contract.EventType) []string {
 	s := make([]string, len(ts))
 	for i, t := range ts {

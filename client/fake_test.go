@@ -43,6 +43,8 @@ type fakeServer struct {
 	retryAfter string
 	// silentAbort: a DELETE is taken but the execution never ends.
 	silentAbort bool
+	// answerStatus, when set, refuses every data answer with it.
+	answerStatus int
 }
 
 type fakeExec struct {
@@ -162,8 +164,13 @@ func (f *fakeServer) execute(w http.ResponseWriter, r *http.Request) {
 				} else {
 					got = append(got, a.Value)
 				}
+			case <-ex.abort:
+				res = contract.Fail(contract.Errorf(contract.AbortError, "aborted by DELETE"), body.Limits)
 			case <-time.After(5 * time.Second):
 				res = contract.Fail(contract.Errorf(contract.TimeoutError, "no answer"), body.Limits)
+			}
+			if !res.OK {
+				break
 			}
 		}
 		if res.OK {
@@ -203,6 +210,10 @@ func (f *fakeServer) lookup(w http.ResponseWriter, r *http.Request) *fakeExec {
 func (f *fakeServer) answer(w http.ResponseWriter, r *http.Request) {
 	ex := f.lookup(w, r)
 	if ex == nil {
+		return
+	}
+	if f.answerStatus != 0 {
+		fail(w, f.answerStatus, "ContractError", "body_too_large", "answer refused")
 		return
 	}
 	var a answerBody
