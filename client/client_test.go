@@ -130,7 +130,9 @@ func TestRefusedAnswerAborts(t *testing.T) {
 	f := newFake(t)
 	f.answerStatus = http.StatusRequestEntityTooLarge
 	c := f.client(t, Options{})
-	h := func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`1`), nil }
+	h := func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`1`), nil
+	}
 	res, err := c.Stream(context.Background(), contract.Request{Code: "ask 1"}, h, nil)
 	var api *APIError
 	if !errors.Is(err, contract.ErrAbort) || !errors.As(err, &api) || api.Status != 413 || res.Error == nil || res.Error.Type != contract.AbortError {
