@@ -179,7 +179,9 @@ func (c *Client) do(ctx context.Context, req contract.Request, accept string, re
 
 	done := make(chan struct{})
 	aborted := make(chan struct{})
+	watcher := make(chan struct{})
 	go func() {
+		defer close(watcher)
 		select {
 		case <-done:
 		case <-ctx.Done():
@@ -204,6 +206,8 @@ func (c *Client) do(ctx context.Context, req contract.Request, accept string, re
 		return read(ex, resp)
 	}()
 	close(done)
+	hcancel() // ends an abort still in flight
+	<-watcher
 	select {
 	case <-aborted:
 		if err == nil {
