@@ -140,33 +140,31 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// Route is one route the server registers, with the statuses it can
-// answer; api/openapi.yaml is checked against this table.
+// Route is one route the server registers, with the statuses each method
+// can answer (besides 405, which any other method on the path gets);
+// api/openapi.yaml and docs/daemon.md are checked against this table.
 type Route struct {
 	Pattern  string
 	Methods  map[string][]int
 	handlers map[string]func(*Server, http.ResponseWriter, *http.Request)
 }
 
-// statuses common to every authenticated /v1 route.
-var authStatuses = []int{401, 404, 405}
-
 // Routes are the server's routes.
 var Routes = []Route{
 	{Pattern: "/v1/executions", Methods: map[string][]int{
-		"POST": {200, 400, 401, 403, 404, 405, 408, 409, 413, 429, 503},
+		"POST": {200, 400, 401, 403, 408, 409, 413, 429, 503},
 	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"POST": (*Server).handleExecute}},
 	{Pattern: "/v1/executions/{id}", Methods: map[string][]int{
-		"DELETE": {204, 401, 404, 405},
+		"DELETE": {204, 401, 404},
 	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"DELETE": (*Server).handleDelete}},
 	{Pattern: "/v1/executions/{id}/data/{seq}", Methods: map[string][]int{
-		"POST": {204, 400, 401, 404, 405, 408, 409, 413},
+		"POST": {204, 400, 401, 404, 408, 409, 413},
 	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"POST": (*Server).handleData}},
-	{Pattern: "/healthz", Methods: map[string][]int{"GET": {200, 405}},
+	{Pattern: "/healthz", Methods: map[string][]int{"GET": {200}},
 		handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"GET": (*Server).handleHealth}},
-	{Pattern: "/readyz", Methods: map[string][]int{"GET": {200, 405, 503}},
+	{Pattern: "/readyz", Methods: map[string][]int{"GET": {200, 503}},
 		handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"GET": (*Server).handleReady}},
-	{Pattern: "/metrics", Methods: map[string][]int{"GET": {200, 405}},
+	{Pattern: "/metrics", Methods: map[string][]int{"GET": {200}},
 		handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"GET": (*Server).handleMetrics}},
 }
 

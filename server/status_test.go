@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,9 @@ func TestStatusCodes(t *testing.T) {
 			if resp.StatusCode != tt.want.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tt.want.status, b)
 			}
+			if !d.declared(tt.method, tt.path, resp.StatusCode) {
+				t.Errorf("%s %s answered %d, which Routes does not declare", tt.method, tt.path, resp.StatusCode)
+			}
 			res := envelope(t, b)
 			switch {
 			case tt.want.typ == "" && !res.OK:
@@ -169,6 +173,22 @@ func TestCapacityIs429(t *testing.T) {
 	if res := envelope(t, b); res.Error == nil || res.Error.Type != contract.CapacityError || res.Error.Kind != KindCapacity {
 		t.Fatalf("want CapacityError capacity, got %s", b)
 	}
+}
+
+// declared reports whether Routes declares status for method on path (or
+// it is 404 or 405, which a request no route takes gets).
+func (d *testDaemon) declared(method, path string, status int) bool {
+	if status == 404 || status == 405 {
+		return true
+	}
+	req, _ := http.NewRequest(method, d.url+path, nil)
+	_, pattern := d.srv.mux.Handler(req)
+	for _, r := range Routes {
+		if r.Pattern == pattern {
+			return slices.Contains(r.Methods[method], status)
+		}
+	}
+	return false
 }
 
 // rawRequest writes raw on a new connection and returns the status of
