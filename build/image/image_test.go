@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"crypto/sha256"
 	"debug/elf"
+	"encoding/json"
 	"io"
 	"maps"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/v1/layout"
+
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // moduleRoot is the repository's root, two levels up from this package.
@@ -189,5 +192,29 @@ func TestImageRefusesDynamicBinaries(t *testing.T) {
 	}
 	if _, err := Build(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("Build of a missing file passed")
+	}
+}
+
+// TestImageReadBySkopeo has skopeo (the containers/image library podman
+// loads images with) read the layout by its tag and the archive, when
+// it is installed (Debian's skopeo package).
+func TestImageReadBySkopeo(t *testing.T) {
+	testutil.RequireCmd(t, "skopeo")
+	dir := t.TempDir()
+	img, err := Build(buildWarden(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "image")
+	if err := Write(out, img, Tag); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := img.Digest()
+	for _, ref := range []string{"oci:" + out + ":" + Tag, "oci-archive:" + out + ".tar"} {
+		b, err := exec.Command("skopeo", "inspect", ref).Output()
+		var got struct{ Digest string }
+		if err != nil || json.Unmarshal(b, &got) != nil || got.Digest != want.String() {
+			t.Errorf("skopeo inspect %s: %v\n%s", ref, err, b)
+		}
 	}
 }
