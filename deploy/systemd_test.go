@@ -59,7 +59,7 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	if unitDirective(t, unit, "WatchdogSec") == "" {
 		t.Error("no WatchdogSec")
 	}
-	for _, absent := range []string{"MemoryDenyWriteExecute", "PrivateUsers", "ProtectControlGroups", "User", "DynamicUser", "SystemCallFilter"} {
+	for _, absent := range []string{"MemoryDenyWriteExecute", "PrivateUsers", "ProtectControlGroups", "User", "DynamicUser", "SystemCallFilter", "RestrictNamespaces"} {
 		if unitDirective(t, unit, absent) != "" {
 			t.Errorf("%s= is set: the daemon cannot work under it (see the unit's comments)", absent)
 		}
