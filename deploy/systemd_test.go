@@ -1,14 +1,24 @@
 package deploy
 
 import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wardenhq/warden/child"
+	"github.com/wardenhq/warden/client"
+	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/testutil"
 )
 
@@ -85,10 +95,15 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	}
 }
 
-// TestSystemdCapabilities runs a script through a real supervisor and
-// child under exactly the unit's CapabilityBoundingSet and
-// NoNewPrivileges (setpriv), so the set the unit grants is known to be
-// enough for the daemon's children: their own uid, namespaces, /proc.
+// TestSystemdCapabilities runs the daemon as the unit starts it (its
+// ExecStart, the shipped config) under exactly the unit's
+// CapabilityBoundingSet and NoNewPrivileges (setpriv), so the set the
+// unit grants is known to be enough for the daemon and its children
+// (their own uid, namespaces, /proc): it becomes ready, runs a script
+// over HTTP, serves on after the unit's reload (SIGHUP) and exits 0 on
+// the unit's stop (SIGTERM to the daemon alone, KillMode=mixed). Only the
+// listen address, the tokens file, the pool size and the cache
+// directory are test-local.
 func TestSystemdCapabilities(t *testing.T) {
 	testutil.RequireRoot(t, "bound root's capabilities as the unit does (the unit runs the daemon as root)")
 	setpriv, err := exec.LookPath("setpriv")
@@ -103,23 +118,110 @@ func TestSystemdCapabilities(t *testing.T) {
 	for _, c := range strings.Fields(unitDirective(t, unit, "CapabilityBoundingSet")) {
 		set += ",+" + strings.ToLower(strings.TrimPrefix(c, "CAP_"))
 	}
-	if unitDirective(t, unit, "NoNewPrivileges") != "yes" {
-		t.Fatal("the unit does not set NoNewPrivileges=yes, which this test assumes")
+	if unitDirective(t, unit, "NoNewPrivileges") != "yes" || unitDirective(t, unit, "KillMode") != "mixed" ||
+		unitDirective(t, unit, "ExecReload") != "/bin/kill -HUP $MAINPID" {
+		t.Fatal("the unit's NoNewPrivileges, KillMode or ExecReload are not what this test does")
 	}
 	bin := buildWarden(t)
 	dir := testutil.TempPublicDir(t)
-	script := filepath.Join(dir, "s.js")
-	os.WriteFile(script, []byte(`console.log("hi"); return input * 2`), 0o644)
-	cmd := exec.Command(setpriv, "--no-new-privs", "--bounding-set", set, bin, "run", "--input", "21", "--cache-dir", filepath.Join(dir, "cache"), script)
-	out, err := cmd.Output()
-	var res struct {
-		OK    bool            `json:"ok"`
-		Value json.RawMessage `json:"value"`
-		Error any             `json:"error"`
+	config, _ := filepath.Abs("systemd/config.yaml")
+	const token = "unit-test-token"
+	sum := sha256.Sum256([]byte(token))
+	tokens := filepath.Join(dir, "tokens")
+	os.WriteFile(tokens, []byte("unit "+hex.EncodeToString(sum[:])+"\n"), 0o600)
+	addr := freeLoopbackAddr(t)
+
+	args := strings.Fields(unitDirective(t, unit, "ExecStart"))
+	args[0] = bin
+	for i := range args {
+		if args[i] == "/etc/warden/config.yaml" {
+			args[i] = config
+		}
 	}
-	if err != nil || json.Unmarshal(out, &res) != nil || !res.OK || string(res.Value) != "42" {
-		t.Fatalf("under bounding set %s: %v\n%s", set, err, out)
+	args = append(args, "--listen", addr, "--tokens", tokens, "--supervisor.pool_size", "1", "--supervisor.cache_dir", filepath.Join(dir, "cache"))
+	cmd := exec.Command(setpriv, append([]string{"--no-new-privs", "--bounding-set", set}, args...)...)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		select {
+		case err := <-exited:
+			exited <- err
+		default:
+			cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", logs.String())
+		}
+	}()
+
+	waitReady(t, "http://"+addr, exited)
+	c, err := client.New("http://"+addr, client.Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(when string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		res, err := c.Execute(ctx, contract.Request{Code: `console.log("hi"); return input * 2`, Input: json.RawMessage(`21`)}, nil)
+		if err != nil || !res.OK || string(res.Value) != "42" {
+			t.Fatalf("%s, under bounding set %s: %+v, %v", when, set, res, err)
+		}
+	}
+	run("after start")
+	cmd.Process.Signal(syscall.SIGHUP)
+	run("after reload")
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		exited <- err
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(45 * time.Second):
+		t.Error("the daemon did not exit within the unit's TimeoutStopSec (45s) of SIGTERM")
+	}
+}
+
+// waitReady polls base/readyz until it answers 200, failing the test if
+// the daemon exits first or 60s pass.
+func waitReady(t *testing.T, base string, exited chan error) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if resp, err := http.Get(base + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("the daemon exited before it was ready: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the daemon was not ready within 60s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// freeLoopbackAddr is a loopback address with a port free a moment ago.
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 // buildWarden builds bin/warden's equivalent (static) into a temporary
