@@ -6,8 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,14 +120,14 @@ func TestSystemdCapabilities(t *testing.T) {
 		unitDirective(t, unit, "ExecReload") != "/bin/kill -HUP $MAINPID" {
 		t.Fatal("the unit's NoNewPrivileges, KillMode or ExecReload are not what this test does")
 	}
-	bin := buildWarden(t)
+	bin := testutil.BuildWarden(t, "..", testutil.TempPublicDir(t))
 	dir := testutil.TempPublicDir(t)
 	config, _ := filepath.Abs("systemd/config.yaml")
 	const token = "unit-test-token"
 	sum := sha256.Sum256([]byte(token))
 	tokens := filepath.Join(dir, "tokens")
 	os.WriteFile(tokens, []byte("unit "+hex.EncodeToString(sum[:])+"\n"), 0o600)
-	addr := freeLoopbackAddr(t)
+	addr := testutil.FreeLoopbackAddr(t)
 
 	args := strings.Fields(unitDirective(t, unit, "ExecStart"))
 	args[0] = bin
@@ -160,7 +158,7 @@ func TestSystemdCapabilities(t *testing.T) {
 		}
 	}()
 
-	waitReady(t, "http://"+addr, exited)
+	testutil.WaitReady(t, "http://"+addr+"/readyz", exited, 60*time.Second)
 	c, err := client.New("http://"+addr, client.Options{Token: token})
 	if err != nil {
 		t.Fatal(err)
@@ -185,70 +183,5 @@ func TestSystemdCapabilities(t *testing.T) {
 		}
 	case <-time.After(45 * time.Second):
 		t.Error("the daemon did not exit within the unit's TimeoutStopSec (45s) of SIGTERM")
-	}
-}
-
-// waitReady polls base/readyz until it answers 200, failing the test if
-// the daemon exits first or 60s pass.
-func waitReady(t *testing.T, base string, exited chan error) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if resp, err := http.Get(base + "/readyz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		select {
-		case err := <-exited:
-			exited <- err
-			t.Fatalf("the daemon exited before it was ready: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the daemon was not ready within 60s")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// freeLoopbackAddr is a loopback address with a port free a moment ago.
-func freeLoopbackAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// buildWarden builds bin/warden's equivalent (static) into a temporary
-// directory.
-func buildWarden(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat("../child/engine/wasm/quickjs.wasm"); err != nil {
-		t.Skipf("the QuickJS wasm is missing (%v): run `make wasm`", err)
-	}
-	bin := filepath.Join(testutil.TempPublicDir(t), "warden")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/warden")
-	cmd.Dir = ".."
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// TestPodmanScriptParses checks deploy/podman-run.sh is valid sh (it runs
-// in the VM lane, where podman can run containers; this host cannot).
-func TestPodmanScriptParses(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skipf("no sh: %v", err)
-	}
-	if out, err := exec.Command(sh, "-n", "podman-run.sh").CombinedOutput(); err != nil {
-		t.Errorf("sh -n podman-run.sh: %v\n%s", err, out)
 	}
 }

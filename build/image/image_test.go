@@ -20,33 +20,6 @@ import (
 	"github.com/wardenhq/warden/internal/testutil"
 )
 
-// moduleRoot is the repository's root, two levels up from this package.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
-// buildWarden builds a static warden into dir, as `make build` does.
-func buildWarden(t *testing.T, dir string) string {
-	t.Helper()
-	root := moduleRoot(t)
-	if _, err := os.Stat(filepath.Join(root, "child/engine/wasm/quickjs.wasm")); err != nil {
-		t.Skipf("the QuickJS wasm is missing (%v): run `make wasm` to build warden for the image", err)
-	}
-	bin := filepath.Join(dir, "warden")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/warden")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestImage builds the image of a real static warden into a temporary
 // directory and reads it back as an OCI layout: the config runs the
 // daemon as root, the one layer holds the binary (byte for byte), the
@@ -55,7 +28,7 @@ func buildWarden(t *testing.T, dir string) string {
 // same layout.
 func TestImage(t *testing.T) {
 	dir := t.TempDir()
-	bin := buildWarden(t, dir)
+	bin := testutil.BuildWarden(t, "../..", dir)
 	img, err := Build(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +174,7 @@ func TestImageRefusesDynamicBinaries(t *testing.T) {
 func TestImageReadBySkopeo(t *testing.T) {
 	testutil.RequireCmd(t, "skopeo")
 	dir := t.TempDir()
-	img, err := Build(buildWarden(t, dir))
+	img, err := Build(testutil.BuildWarden(t, "../..", dir))
 	if err != nil {
 		t.Fatal(err)
 	}

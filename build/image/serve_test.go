@@ -10,8 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +42,7 @@ func TestImageServes(t *testing.T) {
 	chroot, _ := exec.LookPath("chroot")
 	mount, _ := exec.LookPath("mount")
 	dir := testutil.TempPublicDir(t)
-	img, err := Build(buildWarden(t, dir))
+	img, err := Build(testutil.BuildWarden(t, "../..", dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +59,7 @@ func TestImageServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := freeLoopbackAddr(t)
+	addr := testutil.FreeLoopbackAddr(t)
 	argv := append(append([]string{}, cf.Config.Entrypoint...), "--listen", addr, "--tokens", "/etc/warden/tokens")
 	setup := fmt.Sprintf("set -e; R=%q; M=%q; $M --bind \"$R\" \"$R\"; $M --rbind /dev \"$R/dev\"; $M --rbind /sys \"$R/sys\"; $M -t proc proc \"$R/proc\"; cd \"$R\"; exec %q \"$R\" %s",
 		root, mount, chroot, strings.Join(argv, " "))
@@ -87,26 +85,7 @@ func TestImageServes(t *testing.T) {
 	}()
 
 	base := "http://" + addr
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get(base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				break
-			}
-		}
-		select {
-		case err := <-exited:
-			exited <- err
-			t.Fatalf("the daemon exited before it was ready: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the daemon was not ready within 60s")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	testutil.WaitReady(t, base+"/readyz", exited, 60*time.Second)
 
 	c, err := client.New(base, client.Options{Token: token})
 	if err != nil {
@@ -188,15 +167,4 @@ func modeBits(mode int64) os.FileMode {
 		return os.ModeSticky
 	}
 	return 0
-}
-
-// freeLoopbackAddr is a loopback address with a port free a moment ago.
-func freeLoopbackAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
