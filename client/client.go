@@ -28,7 +28,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -104,13 +103,26 @@ type requestBody struct {
 	Modules map[string]string `json:"modules,omitempty"`
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// validID reports whether id is 1-64 of [A-Za-z0-9_-], the ids the
+// daemon takes. (Not a regexp: compiling one at package init would cost
+// every child process, which runs this binary's package inits.)
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // executionID is req.ID when set (it must be 1-64 of [A-Za-z0-9_-]),
 // else an unguessable one.
 func executionID(req contract.Request) (string, error) {
 	if req.ID != "" {
-		if !idPattern.MatchString(req.ID) {
+		if !validID(req.ID) {
 			return "", contract.Errorf(contract.ContractError, "execution id %q: want 1-64 of [A-Za-z0-9_-]", req.ID)
 		}
 		return req.ID, nil
