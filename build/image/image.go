@@ -162,6 +162,13 @@ func checkStatic(binary string) error {
 // same layout as an OCI archive at dir+".tar" (what `podman load -i`
 // takes).
 func Write(dir string, img v1.Image, tag string) error {
+	// Replace only what was an OCI layout (or nothing): a mistyped -out
+	// must not remove someone's directory.
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		if _, err := os.Stat(filepath.Join(dir, "oci-layout")); err != nil {
+			return fmt.Errorf("image: %s exists and is not an OCI image layout: not replacing it", dir)
+		}
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("image: %w", err)
 	}

@@ -132,6 +132,21 @@ func TestImage(t *testing.T) {
 		t.Errorf("archive: %v", names)
 	}
 
+	// Writing again replaces the layout; a directory that is not one is
+	// refused, untouched.
+	if err := Write(out, img, Tag); err != nil {
+		t.Errorf("rewrite: %v", err)
+	}
+	other := filepath.Join(dir, "other")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "keep"), []byte("x"), 0o644)
+	if err := Write(other, img, Tag); err == nil {
+		t.Error("Write replaced a directory that is not an OCI layout")
+	}
+	if _, err := os.Stat(filepath.Join(other, "keep")); err != nil {
+		t.Errorf("the refused directory lost its file: %v", err)
+	}
+
 	// The same binary gives the same image.
 	again, err := Build(bin)
 	if err != nil {
