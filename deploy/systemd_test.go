@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,5 +185,42 @@ func TestSystemdCapabilities(t *testing.T) {
 		}
 	case <-time.After(45 * time.Second):
 		t.Error("the daemon did not exit within the unit's TimeoutStopSec (45s) of SIGTERM")
+	}
+}
+
+// TestPodmanScriptFlow runs podman-run.sh with a stand-in for podman
+// (testdata/fake-podman) that starts the image's entrypoint on the host:
+// it checks the script's own steps against a real daemon (loading, the
+// token, readiness, a script over HTTP whose envelope must equal a local
+// run's, the SIGTERM stop; doctor is not run, it would check the host's
+// cache), so the VM lane, where podman runs the real image, meets no bug
+// of the script's.
+func TestPodmanScriptFlow(t *testing.T) {
+	testutil.RequireRoot(t, "run the daemon as the image does (root)")
+	testutil.RequireCmd(t, "curl")
+	bin := testutil.BuildWarden(t, "..", testutil.TempPublicDir(t))
+	dir := testutil.TempPublicDir(t)
+	cache := filepath.Join(dir, "cache")
+	fakebin := filepath.Join(dir, "bin")
+	os.MkdirAll(fakebin, 0o755)
+	fake, _ := filepath.Abs("testdata/fake-podman")
+	if err := os.Symlink(fake, filepath.Join(fakebin, "podman")); err != nil {
+		t.Fatal(err)
+	}
+	// The host binary, with the test's cache for local runs.
+	wrapper := filepath.Join(dir, "warden")
+	os.WriteFile(wrapper, []byte(fmt.Sprintf("#!/bin/sh\nif [ \"$1\" = run ]; then shift; exec %q run --cache-dir %q \"$@\"; fi\nexec %q \"$@\"\n", bin, cache, bin)), 0o755)
+	archive := filepath.Join(dir, "image.tar")
+	os.WriteFile(archive, []byte("stand-in"), 0o644)
+	state := filepath.Join(dir, "state")
+	os.MkdirAll(state, 0o755)
+	_, port, _ := net.SplitHostPort(testutil.FreeLoopbackAddr(t))
+
+	cmd := exec.Command("sh", "podman-run.sh", "privileged")
+	cmd.Env = append(os.Environ(), "PATH="+fakebin+":"+os.Getenv("PATH"), "IMAGE_ARCHIVE="+archive, "WARDEN="+wrapper, "PORT="+port,
+		"FAKE_PODMAN_DIR="+state, "FAKE_WARDEN="+bin, "FAKE_CACHE="+cache)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "the daemon's envelope equals a local run's") || !strings.Contains(string(out), "PASS (privileged)") {
+		t.Errorf("podman-run.sh: %v\n%s", err, out)
 	}
 }
