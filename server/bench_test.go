@@ -19,17 +19,19 @@ import (
 // BenchmarkDaemonOverhead measures the daemon's overhead over
 // supervisor.Execute on the trivial script, in the same run on the same
 // supervisor, with the modes below: "warm" runs one execution at a time
-// with warm children waiting (p50 and p99 latency); "c=N" runs b.N
-// executions back to back from N goroutines (latency and throughput).
+// with warm children waiting (p50 and p99 latency); "c=N" runs batches
+// back to back from N goroutines, the modes taking turns (latency and
+// throughput of each).
 // "supervisor" is Execute called in process; "json" is POST
 // /v1/executions over loopback HTTP; "sse" the same with Accept:
 // text/event-stream, read to the result event. No figure is asserted
 // (BENCHMARKS.md has them):
 //
-//	go test -run '^$' -bench DaemonOverhead -benchtime 400x -count 3 ./server/
+//	go test -run '^$' -bench DaemonOverhead/warm -benchtime 100x -count 3 ./server/
+//	go test -run '^$' -bench 'DaemonOverhead/c=' -benchtime 10x ./server/
 func BenchmarkDaemonOverhead(b *testing.B) {
 	cfg := testConfig()
-	cfg.Supervisor.PoolSize = 8
+	cfg.Supervisor.PoolSize = 4
 	d, err := Start(cfg, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -119,47 +121,67 @@ func BenchmarkDaemonOverhead(b *testing.B) {
 			reportLatency(b, lat)
 		})
 	}
-	// Saturated: c goroutines back to back; the pool's spawn rate bounds
-	// the throughput.
+	// Saturated: c goroutines back to back, the pool's spawn rate bounds
+	// the throughput. The machine's load varies within a run, so the
+	// modes take turns: each of b.N rounds runs a batch of 4c executions
+	// of every mode, in an order that rotates, and each mode's figures
+	// come from its own batches.
 	for _, c := range []int{2, 8} {
-		for _, m := range modes {
-			b.Run(fmt.Sprintf("c=%d/%s", c, m.name), func(b *testing.B) {
-				// Let the pool refill between sub-benchmarks.
-				waitIdle(d, cfg.Supervisor.PoolSize)
-				lat := make([]time.Duration, b.N)
-				var next atomic.Int64
-				var wg sync.WaitGroup
-				var failed atomic.Value
-				b.ResetTimer()
-				start := time.Now()
-				for range c {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for {
-							i := next.Add(1) - 1
-							if i >= int64(b.N) {
-								return
-							}
-							t0 := time.Now()
-							if err := m.run(); err != nil {
-								failed.Store(err)
-							}
-							lat[i] = time.Since(t0)
-						}
-					}()
+		b.Run(fmt.Sprintf("c=%d", c), func(b *testing.B) {
+			lat := make([][]time.Duration, len(modes))
+			busy := make([]time.Duration, len(modes))
+			for round := range b.N {
+				for k := range modes {
+					mi := (round + k) % len(modes)
+					waitIdle(d, cfg.Supervisor.PoolSize)
+					l, took, err := batch(c, 4*c, modes[mi].run)
+					if err != nil {
+						b.Fatal(err)
+					}
+					lat[mi] = append(lat[mi], l...)
+					busy[mi] += took
 				}
-				wg.Wait()
-				took := time.Since(start)
-				b.StopTimer()
-				if err, _ := failed.Load().(error); err != nil {
-					b.Fatal(err)
-				}
-				reportLatency(b, lat)
-				b.ReportMetric(float64(b.N)/took.Seconds(), "exec/s")
-			})
-		}
+			}
+			for mi, m := range modes {
+				slices.Sort(lat[mi])
+				n := len(lat[mi])
+				b.ReportMetric(float64(lat[mi][n/2].Microseconds())/1000, m.name+"-p50-ms")
+				b.ReportMetric(float64(lat[mi][n*99/100].Microseconds())/1000, m.name+"-p99-ms")
+				b.ReportMetric(float64(n)/busy[mi].Seconds(), m.name+"-exec/s")
+			}
+		})
 	}
+}
+
+// batch runs n executions of run from c goroutines and returns their
+// latencies and the wall time of the batch.
+func batch(c, n int, run func() error) ([]time.Duration, time.Duration, error) {
+	lat := make([]time.Duration, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var failed atomic.Value
+	start := time.Now()
+	for range c {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				t0 := time.Now()
+				if err := run(); err != nil {
+					failed.Store(err)
+				}
+				lat[i] = time.Since(t0)
+			}
+		}()
+	}
+	wg.Wait()
+	took := time.Since(start)
+	err, _ := failed.Load().(error)
+	return lat, took, err
 }
 
 func reportLatency(b *testing.B, lat []time.Duration) {

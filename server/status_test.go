@@ -164,8 +164,12 @@ func TestCapacityIs429(t *testing.T) {
 		c.Supervisor.MaxChildren = 2
 		c.Supervisor.QueueTimeout = 100 * time.Millisecond
 	})
-	d.hold(t, acmeToken)
-	d.hold(t, umbrellaToken)
+	// Each hold takes a warm child (waiting for the refill, which the
+	// short queue timeout would not), then none is left to start.
+	for _, tok := range []string{acmeToken, umbrellaToken} {
+		waitFor(t, 20*time.Second, "a warm child", func() bool { return d.sup.Stats().Pool.Idle >= 1 })
+		d.hold(t, tok)
+	}
 	resp, b := d.call(t, "POST", "/v1/executions", acmeToken, `{"code":"return 1"}`)
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("status %d (Retry-After %q), want 429: %s", resp.StatusCode, resp.Header.Get("Retry-After"), b)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -277,4 +278,27 @@ func TestDeleteAborts(t *testing.T) {
 	if _, err := io.ReadAll(resp.Body); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestJSONClientDisconnectAborts: a plain JSON client that goes away
+// aborts its execution too.
+func TestJSONClientDisconnectAborts(t *testing.T) {
+	d := startDaemon(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", d.url+"/v1/executions",
+		strings.NewReader(`{"code":"for(;;){}","limits":{"timeout_ms":20000}}`))
+	req.Header.Set("Authorization", "Bearer "+acmeToken)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	waitFor(t, 10*time.Second, "a busy child", func() bool { return d.sup.Stats().Pool.Busy == 1 })
+	cancel()
+	<-done
+	waitFor(t, 5*time.Second, "the execution to be aborted", func() bool {
+		return d.metric(t, `warden_executions_total{error_type="AbortError",outcome="error"}`) == 1
+	})
 }
