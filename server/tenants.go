@@ -167,7 +167,7 @@ func buildTenants(cfg *Config, supDefaults, supCaps contract.Limits, old *tenant
 	}
 	for i, p := range cfg.Tenants {
 		key := fmt.Sprintf("tenants[%d]", i)
-		if err := checkTenantCaps(key, p.Caps.Limits(), supCaps); err != nil {
+		if err := checkTenantCaps(key, p.Caps.Limits(), supDefaults, supCaps); err != nil {
 			return nil, err
 		}
 		get(p.Name)
@@ -195,10 +195,14 @@ func buildTenants(cfg *Config, supDefaults, supCaps contract.Limits, old *tenant
 	return ts, nil
 }
 
-// checkTenantCaps refuses a tenant cap above the supervisor's or negative.
-func checkTenantCaps(key string, caps, supCaps contract.Limits) error {
+// checkTenantCaps refuses a tenant cap above the supervisor's, negative,
+// or one no execution can run under (a memory cap below the minimum).
+func checkTenantCaps(key string, caps, supDefaults, supCaps contract.Limits) error {
 	if err := contract.CheckCaps(caps, supCaps); err != nil {
 		return fmt.Errorf("config: %s.caps: above the supervisor's caps or negative: %w", key, err)
+	}
+	if _, _, err := contract.Resolve(supDefaults, supDefaults, caps.WithDefaults(supCaps)); err != nil {
+		return fmt.Errorf("config: %s.caps: %w", key, err)
 	}
 	return nil
 }

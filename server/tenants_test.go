@@ -156,6 +156,7 @@ func TestConfigRejectsNamingTheKey(t *testing.T) {
 		{"zero timeout", "body_timeout: 0s\n", "body_timeout"},
 		{"default over cap", "supervisor:\n  defaults: {timeout_ms: 5000}\n  caps: {timeout_ms: 1000}\n", "timeout_ms"},
 		{"tenant cap over supervisor cap", "tenants:\n  - name: a\n    caps: {memory_bytes: 1073741824}\n", "tenants[0].caps"},
+		{"tenant memory cap below the minimum", "tenants:\n  - name: a\n    caps: {memory_bytes: 1000}\n", "tenants[0].caps"},
 		{"bad tenant hash", "tenants:\n  - name: a\n    token_sha256: abc\n", "tenants[0].token_sha256"},
 		{"bad webhook", "tenants:\n  - name: a\n    webhook: {url: ftp://x}\n", "tenants[0].webhook.url"},
 		{"duplicate tenant", "tenants:\n  - name: a\n  - name: a\n", "tenants[1].name"},
