@@ -39,6 +39,14 @@ wazero-test: wazero-patch
 build: $(WASM) $(WAZERO_DEP)
 	CGO_ENABLED=0 $(GO) build -o bin/warden ./cmd/warden
 
+# An OCI image of bin/warden on an empty base, written by build/image
+# with go-containerregistry (no container daemon, no base image pulled)
+# to bin/image (OCI layout) and bin/image.tar (OCI archive, for
+# `podman load -i`). It prints the tag deploy/kubernetes references.
+.PHONY: image
+image: build
+	@$(GO) run ./build/image -binary bin/warden -out bin/image
+
 # The test command the README gives and .ci/run calls: vet, every test,
 # wazero's tests of what the patch touches, each fuzz target for a few
 # seconds, then every test again on stock wazero (what a plain `go build`

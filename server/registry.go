@@ -69,7 +69,8 @@ func (e *execution) answer(seq int64, a dataAnswer) error {
 	if !ok {
 		return errNoRequest
 	}
-	delete(e.pending, seq)
+	// The channel stays in pending for the handler to take: a fast client
+	// answers before the supervisor has called the handler for seq.
 	e.answered[seq] = true
 	ch <- a
 	return nil
@@ -87,6 +88,11 @@ func (e *execution) endpointHandler(m *metrics) contract.DataHandler {
 		if ch == nil {
 			return nil, fmt.Errorf("host.request %q: no pending request %d", name, seq)
 		}
+		defer func() {
+			e.mu.Lock()
+			delete(e.pending, seq)
+			e.mu.Unlock()
+		}()
 		select {
 		case a := <-ch:
 			result := "ok"
@@ -96,9 +102,6 @@ func (e *execution) endpointHandler(m *metrics) contract.DataHandler {
 			m.data.WithLabelValues("endpoint", result).Inc()
 			return a.value, a.err
 		case <-ctx.Done():
-			e.mu.Lock()
-			delete(e.pending, seq)
-			e.mu.Unlock()
 			return nil, fmt.Errorf("host.request %q: no answer before the deadline", name)
 		}
 	}

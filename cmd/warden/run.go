@@ -48,13 +48,14 @@ type runOptions struct {
 	data      map[string]json.RawMessage
 	cacheDir  string
 	inProcess bool
+	remote    remoteOptions
 }
 
 func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOptions, error) {
 	fs := flag.NewFlagSet("warden run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--module NAME=FILE]... FILE.js|-")
+		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--module NAME=FILE]... [--server URL [--token-file F]] FILE.js|-")
 		fs.PrintDefaults()
 	}
 	input := fs.String("input", "", "the script's input, as JSON")
@@ -65,6 +66,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	stack := fs.String("stack", "", "stack limit in bytes (default 512KiB)")
 	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process; empty: the supervisor's default, none in process)")
 	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
+	remote := remoteFlags(fs)
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -79,6 +81,12 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	}
 	o := &runOptions{cacheDir: *cacheDir, inProcess: *inProcess}
 	var err error
+	if o.remote, err = remote(); err != nil {
+		return nil, err
+	}
+	if o.inProcess && o.remote.server != "" {
+		return nil, errors.New("--in-process and --server are exclusive")
+	}
 	if o.req.Code, err = readSource(fs.Arg(0), stdin); err != nil {
 		return nil, err
 	}
@@ -250,6 +258,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	run := runSupervised
 	if o.inProcess {
 		run = runInProcess
+	}
+	if o.remote.server != "" {
+		run = runRemote
 	}
 	res, err := run(ctx, o)
 	if err != nil {

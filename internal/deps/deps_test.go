@@ -33,23 +33,26 @@ var known = map[string]string{
 	"x/time":     "golang.org/x/time",
 	"yaml":       "go.yaml.in/yaml/v3",
 	"go-systemd": "github.com/coreos/go-systemd/v22",
+	// The image tool (build/image) alone writes OCI images.
+	"go-containerregistry": "github.com/google/go-containerregistry",
 }
 
 // only says which of our packages alone may import a module directly;
 // modules not named here may be imported by any package but supervisor
 // and pool, which import nothing third-party (stdOnly).
 var only = map[string][]string{
-	"wazero":             {"child/engine"},
-	"go-plugin":          {"ipc"},
-	"go-hclog":           {"ipc"}, // go-plugin's logger: child and supervisor log with slog
-	"gRPC":               {"ipc", "ipc/pb"},
-	"protobuf":           {"ipc", "ipc/pb"},
-	"containerd/cgroups": {"cgroup"},
-	"runtime-spec":       {"cgroup"}, // the types containerd/cgroups takes
-	"prometheus":         {"server"},
-	"x/time":             {"server"},
-	"yaml":               {"server"},
-	"go-systemd":         {"server"},
+	"wazero":               {"child/engine"},
+	"go-plugin":            {"ipc"},
+	"go-hclog":             {"ipc"}, // go-plugin's logger: child and supervisor log with slog
+	"gRPC":                 {"ipc", "ipc/pb"},
+	"protobuf":             {"ipc", "ipc/pb"},
+	"containerd/cgroups":   {"cgroup"},
+	"runtime-spec":         {"cgroup"}, // the types containerd/cgroups takes
+	"prometheus":           {"server"},
+	"x/time":               {"server"},
+	"yaml":                 {"server"},
+	"go-systemd":           {"server"},
+	"go-containerregistry": {"build/image"},
 }
 
 // stdOnly are the packages an embedder links for the public API: they

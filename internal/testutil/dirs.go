@@ -2,7 +2,8 @@
 // children running as another uid can use, created only in the test
 // process (never in a child re-executing the test binary) and removed
 // when the tests end; skips that say why; waiting for a process to die;
-// re-executing the test binary as a helper process.
+// re-executing the test binary as a helper process; building the warden
+// binary and waiting for a daemon process it runs to be ready.
 //
 // It imports no Warden package, so that every package's in-package tests
 // can use it; helpers that construct a supervisor or a cgroup manager stay

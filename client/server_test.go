@@ -1,0 +1,209 @@
+package client
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wardenhq/warden/child"
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/server"
+)
+
+// The test binary is also the child the real daemon's supervisor
+// re-executes.
+func TestMain(m *testing.M) {
+	child.RunIfChild()
+	os.Exit(testutil.RunWithCacheDir(m, &cacheDir))
+}
+
+// cacheDir is the tests' shared compilation cache, made by TestMain.
+var cacheDir string
+
+const (
+	acmeToken  = "acme-client-test-token"
+	smallToken = "small-client-test-token"
+)
+
+func hashToken(tok string) string {
+	s := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(s[:])
+}
+
+// startDaemon starts the real daemon (server.Start: a loopback listener,
+// the supervisor, real children) with two tenants, acme (no quota) and
+// small (one execution at a time), and waits until it is ready.
+func startDaemon(t *testing.T) string {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	cfg.Listen = "127.0.0.1:0"
+	cfg.DrainTimeout = 5 * time.Second
+	cfg.Supervisor.PoolSize = 1
+	cfg.Supervisor.CacheDir = cacheDir
+	cfg.Tenants = []server.TenantConfig{
+		{Name: "acme", TokenSHA256: hashToken(acmeToken), Modules: []string{"*"}},
+		{Name: "small", TokenSHA256: hashToken(smallToken), Concurrency: 1},
+	}
+	d, err := server.Start(cfg, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := d.Shutdown(); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := d.Server().WaitWarm(ctx); err != nil {
+		t.Fatalf("the pool did not warm: %v", err)
+	}
+	return "http://" + d.Addr()
+}
+
+func newClient(t *testing.T, url, token string) *Client {
+	t.Helper()
+	c, err := New(url, Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestAgainstTheDaemon runs the client against the real daemon on
+// loopback, one subtest per part of the surface.
+func TestAgainstTheDaemon(t *testing.T) {
+	url := startDaemon(t)
+	acme := newClient(t, url, acmeToken)
+	ctx := context.Background()
+
+	t.Run("execute", func(t *testing.T) {
+		res, err := acme.Execute(ctx, contract.Request{Code: `console.log("hi", input.a); return input.a + 1`, Input: json.RawMessage(`{"a":41}`)}, nil)
+		if err != nil || !res.OK || string(res.Value) != "42" || len(res.Logs) != 1 || res.Logs[0].Text != "hi 41" || res.Stats.ChildPID == 0 {
+			t.Fatalf("%+v, %v", res, err)
+		}
+	})
+
+	t.Run("user code error", func(t *testing.T) {
+		res, err := acme.Execute(ctx, contract.Request{Code: `throw new TypeError("bad " + 1)`}, nil)
+		var ce *contract.Error
+		if !errors.Is(err, contract.ErrUserCode) || !errors.As(err, &ce) || ce.Name != "TypeError" || res.OK {
+			t.Fatalf("%+v, %v", res, err)
+		}
+		var api *APIError
+		if errors.As(err, &api) {
+			t.Errorf("an execution that ran is no refusal: %v", api)
+		}
+	})
+
+	t.Run("stream with data answers", func(t *testing.T) {
+		var mu sync.Mutex
+		var events []string
+		h := func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+			if name == "nope" {
+				return nil, errors.New("no such data")
+			}
+			return json.RawMessage(`{"name":"` + name + `","args":` + string(args) + `}`), nil
+		}
+		code := `console.log("start");
+			const a = await host.request("users", {page: 1});
+			let b;
+			try { await host.request("nope"); } catch (e) { b = String(e.message); }
+			return {a, b};`
+		res, err := acme.Stream(ctx, contract.Request{Code: code}, h, func(ev contract.Event) {
+			mu.Lock()
+			events = append(events, string(ev.Type))
+			mu.Unlock()
+		})
+		if err != nil || !res.OK {
+			t.Fatalf("%+v, %v", res, err)
+		}
+		var v struct {
+			A struct {
+				Name string
+				Args struct{ Page int }
+			}
+			B string
+		}
+		if json.Unmarshal(res.Value, &v) != nil || v.A.Name != "users" || v.A.Args.Page != 1 || !strings.Contains(v.B, "no such data") {
+			t.Errorf("value %s", res.Value)
+		}
+		if got := strings.Join(events, ","); got != "started,log,data_request,data_request,result" {
+			t.Errorf("events %s", got)
+		}
+	})
+
+	t.Run("refusals", func(t *testing.T) {
+		_, err := newClient(t, url, "wrong").Execute(ctx, contract.Request{Code: "return 1"}, nil)
+		var api *APIError
+		if !errors.As(err, &api) || api.Status != 401 || !errors.Is(err, ErrUnauthenticated) || api.Body == nil || api.Body.Type != server.AuthError {
+			t.Errorf("wrong token: %v", err)
+		}
+		res, err := acme.Execute(ctx, contract.Request{Code: "return 1", Limits: contract.Limits{MemoryBytes: -1}}, nil)
+		if !errors.As(err, &api) || api.Status != 400 || !errors.Is(err, contract.ErrContract) || res.Error == nil || res.Error.Type != contract.ContractError {
+			t.Errorf("negative limit: %+v, %v", res, err)
+		}
+		// small may not import modules.
+		_, err = newClient(t, url, smallToken).Execute(ctx, contract.Request{Code: `import "m"; return 1`, Modules: map[string]string{"m": "export default 1"}}, nil)
+		if !errors.Is(err, ErrForbidden) {
+			t.Errorf("a module off the allow-list: %v", err)
+		}
+	})
+
+	t.Run("concurrency quota", func(t *testing.T) {
+		small := newClient(t, url, smallToken)
+		hold, cancel := context.WithCancel(ctx)
+		held := make(chan error, 1)
+		started := make(chan struct{})
+		go func() {
+			var once sync.Once
+			_, err := small.Stream(hold, contract.Request{Code: "while (true) {}", Limits: contract.Limits{Timeout: 20 * time.Second}}, nil,
+				func(ev contract.Event) { once.Do(func() { close(started) }) })
+			held <- err
+		}()
+		select {
+		case <-started:
+		case err := <-held:
+			t.Fatalf("the first execution did not start: %v", err)
+		}
+		var api *APIError
+		_, err := small.Execute(ctx, contract.Request{Code: "return 1"}, nil)
+		cancel()
+		if !errors.As(err, &api) || api.Status != 429 || !errors.Is(err, contract.ErrCapacity) || api.RetryAfter <= 0 || api.Body.Kind != server.KindConcurrency {
+			t.Errorf("over the concurrency quota: %v", err)
+		}
+		if err := <-held; !errors.Is(err, contract.ErrAbort) {
+			t.Errorf("the held execution, cancelled: %v", err)
+		}
+	})
+
+	// Cancelling ctx sends DELETE: the daemon ends the execution with
+	// AbortError (its own envelope, with the logs so far), long before
+	// its deadline, in both forms.
+	t.Run("cancel aborts", func(t *testing.T) {
+		for _, stream := range []bool{false, true} {
+			cctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+			req := contract.Request{Code: `console.log("spinning"); while (true) {}`, Limits: contract.Limits{Timeout: 20 * time.Second}}
+			var res contract.Result
+			var err error
+			if stream {
+				res, err = acme.Stream(cctx, req, nil, nil)
+			} else {
+				res, err = acme.Execute(cctx, req, nil)
+			}
+			cancel()
+			if !errors.Is(err, contract.ErrAbort) || res.Error == nil || res.Error.Type != contract.AbortError || strings.Contains(res.Error.Message, "sent no envelope") {
+				t.Errorf("stream %v: %+v, %v", stream, res, err)
+			}
+		}
+	})
+}
