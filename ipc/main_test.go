@@ -12,7 +12,7 @@ import (
 // any is left. Helper children (started with an environment of their
 // own) just run their helper.
 func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) != "" || os.Getenv(impostorEnv) != "" {
+	if os.Getenv(helperEnv) != "" || os.Getenv(impostorEnv) != "" || os.Getenv(chownHelperEnv) != "" {
 		os.Exit(m.Run())
 	}
 	os.Exit(testutil.RunInTempDir(m.Run))

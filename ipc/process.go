@@ -166,10 +166,11 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 				}
 			}
 			r, err := newCmdRunner(cfg.Cmd, cfg.Started, cfg.Logger, w)
-			if err == nil {
-				run.Store(r)
+			if err != nil {
+				return nil, err
 			}
-			return r, err
+			run.Store(r)
+			return r, nil
 		},
 	})
 
@@ -186,6 +187,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	case s := <-ch:
 		if s.err != nil {
 			pc.Kill()
+			w.removeSocketDir()
 			return nil, s.err
 		}
 		s.client.wire = w
@@ -208,6 +210,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		go func() {
 			<-ch
 			pc.Kill()
+			w.removeSocketDir()
 			if cfg.Abandoned != nil {
 				cfg.Abandoned.Done()
 			}

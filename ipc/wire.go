@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -94,6 +95,19 @@ func (w *wireMeter) setSocketDir(dir string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.socketDir = filepath.Clean(dir)
+}
+
+// removeSocketDir removes the directory made for a child that did not
+// start: go-plugin's Kill removes it only for a child its runner started
+// (a runner that failed, or a program that could not be executed, leaves
+// it behind).
+func (w *wireMeter) removeSocketDir() {
+	w.mu.Lock()
+	dir := w.socketDir
+	w.mu.Unlock()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
 }
 
 // setPID records the child's pid.
