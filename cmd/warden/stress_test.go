@@ -32,6 +32,8 @@ func TestStressFlagErrors(t *testing.T) {
 		{"-n", "10", "--duration", "1s"},
 		{"-c", "0"},
 		{"extra"},
+		{"--token", "t"},
+		{"--token-file", "t"},
 	} {
 		_, err := parseStressFlags(args, io.Discard)
 		var fe *stressFlagError
