@@ -280,3 +280,31 @@ func readCapped(r io.Reader, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// CheckToken asks the server whether it takes the client's token,
+// without running anything: it aborts an execution id no one uses
+// (DELETE), which the server answers 404 for a known token and 401 for
+// an unknown one. The error is nil for 404, an *APIError (matching
+// ErrUnauthenticated) for a refused token, or a transport error.
+func (c *Client) CheckToken(ctx context.Context) error {
+	id, _ := executionID(contract.Request{})
+	req, err := c.newRequest(ctx, http.MethodDelete, "/v1/executions/"+id, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.opts.HTTPClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("client: check the token: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+		return nil
+	}
+	_, err = refused(resp, c.opts.MaxResponseBytes)
+	return fmt.Errorf("client: check the token: %w", err)
+}
+
+// CloseIdleConnections closes the kept-alive connections to the server
+// (their sockets and the goroutines that read them).
+func (c *Client) CloseIdleConnections() { c.opts.HTTPClient.CloseIdleConnections() }

@@ -206,4 +206,34 @@ func TestAgainstTheDaemon(t *testing.T) {
 			}
 		}
 	})
+
+	// A handler that ignores its ctx does not hold the envelope back past
+	// the execution's deadline (a local execution does not wait for it).
+	t.Run("handler ignoring ctx", func(t *testing.T) {
+		release := make(chan struct{})
+		defer close(release)
+		h := func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+			select { // not ctx
+			case <-release:
+			case <-time.After(5 * time.Second):
+			}
+			return json.RawMessage("1"), nil
+		}
+		start := time.Now()
+		res, err := acme.Execute(ctx, contract.Request{Code: `return await host.request("stall")`, Limits: contract.Limits{Timeout: 300 * time.Millisecond}}, h)
+		if !errors.Is(err, contract.ErrTimeout) || res.OK || time.Since(start) > 3*time.Second {
+			t.Errorf("after %v: %+v, %v; want TimeoutError within 3s", time.Since(start), res, err)
+		}
+	})
+
+	// CheckToken: nil for a token the daemon takes, ErrUnauthenticated
+	// for one it refuses; nothing runs.
+	t.Run("check token", func(t *testing.T) {
+		if err := acme.CheckToken(ctx); err != nil {
+			t.Errorf("good token: %v", err)
+		}
+		if err := newClient(t, url, "wrong").CheckToken(ctx); !errors.Is(err, ErrUnauthenticated) {
+			t.Errorf("wrong token: %v, want ErrUnauthenticated", err)
+		}
+	})
 }

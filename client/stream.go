@@ -33,13 +33,15 @@ func (c *Client) Stream(ctx context.Context, req contract.Request, handler contr
 func (ex *execution) follow(ctx context.Context, body io.Reader, handler contract.DataHandler, onEvent func(contract.Event)) (contract.Result, error) {
 	hctx, hcancel := context.WithCancel(ctx)
 	ans := &answerer{ex: ex, handler: handler, reqs: make(chan contract.DataRequest, 16)}
-	ans.wg.Add(1)
 	go ans.run(hctx)
-	// stop ends the handler's ctx and waits for the answerer.
+	// stop ends the handler's ctx and the answerer. It does not wait for
+	// a handler that is still working: one that ignores its ctx would
+	// hold the envelope back long past the execution's deadline (a local
+	// execution does not wait for it either); once ctx has ended, what
+	// it returns is dropped.
 	stop := sync.OnceFunc(func() {
 		hcancel()
 		close(ans.reqs)
-		ans.wg.Wait()
 	})
 	defer stop()
 
@@ -69,8 +71,8 @@ func (ex *execution) follow(ctx context.Context, body io.Reader, handler contrac
 				return contract.Result{}, fmt.Errorf("client: the result event of %s holds no envelope", ex.id)
 			}
 			stop()
-			if ans.failed != nil {
-				return *ev.Result, errors.Join(ev.Result.Err(), ans.failed)
+			if failed := ans.firstFailure(); failed != nil {
+				return *ev.Result, errors.Join(ev.Result.Err(), failed)
 			}
 			return *ev.Result, nil
 		}
@@ -155,16 +157,21 @@ type answerer struct {
 	ex      *execution
 	handler contract.DataHandler
 	reqs    chan contract.DataRequest
-	wg      sync.WaitGroup
-	// failed is the first answer the server did not take (set before
-	// wg.Done, read after wg.Wait).
+	mu      sync.Mutex
+	// failed is the first answer the server did not take, set before
+	// the answerer aborts the execution, so before its result arrives.
 	failed error
 }
 
+func (a *answerer) firstFailure() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.failed
+}
+
 func (a *answerer) run(ctx context.Context) {
-	defer a.wg.Done()
 	for dr := range a.reqs {
-		if ctx.Err() != nil || a.failed != nil {
+		if ctx.Err() != nil || a.firstFailure() != nil {
 			continue
 		}
 		value, err := contract.CallDataHandler(ctx, a.handler, dr.Name, dr.Args)
@@ -176,7 +183,9 @@ func (a *answerer) run(ctx context.Context) {
 		if err := a.ex.answer(ctx, dr.Seq, value, err); err != nil && ctx.Err() == nil {
 			// The script would wait for this answer until its
 			// deadline: end it now, and say why with its envelope.
+			a.mu.Lock()
 			a.failed = err
+			a.mu.Unlock()
 			a.ex.abort(context.WithoutCancel(ctx))
 		}
 	}

@@ -53,6 +53,9 @@ func goMemLimit(memory, overhead int64) string {
 
 // faultEnv is what the fault injectors share.
 type faultEnv struct {
+	ex Executor
+	// sup is the embedded supervisor, nil against a daemon (where only
+	// RemoteFaults are injected).
 	sup      *supervisor.Supervisor
 	overhead int64
 	// noSeccomp: children run without their seccomp filter, so it
@@ -194,8 +197,7 @@ func (f *faultEnv) inject(ctx context.Context, name string) attacks.Report {
 }
 
 func (f *faultEnv) exec(ctx context.Context, req contract.Request, h contract.DataHandler) contract.Result {
-	res, _ := f.sup.Execute(ctx, req, h)
-	return res
+	return execute(ctx, f.ex, req, h)
 }
 
 // killBusy runs s and SIGKILLs its child once found spinning, or, with

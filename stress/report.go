@@ -47,6 +47,12 @@ type Report struct {
 	Samples []Sample `json:"audit_samples"`
 	After   Snapshot `json:"audit_after"`
 	Leaks   []string `json:"leaks"`
+	// Server: the run went to a daemon (Config.Remote); the audit above
+	// is then of this client process, and DaemonBefore and DaemonAfter
+	// are the daemon's children by state.
+	Server       bool           `json:"server,omitempty"`
+	DaemonBefore map[string]int `json:"daemon_children_before,omitempty"`
+	DaemonAfter  map[string]int `json:"daemon_children_after,omitempty"`
 }
 
 // CategoryResult counts one category's executions.
@@ -255,6 +261,9 @@ func (rep *Report) writeText(w io.Writer) {
 		ok = "OVER"
 	}
 	fmt.Fprintf(w, "slowdown: p50 x%.2f (%s the stated x%.1f), p99 x%.2f\n", rep.SlowdownP50, ok, rep.MaxSlowdown, rep.SlowdownP99)
+	if rep.Server {
+		fmt.Fprintf(w, "\nthe daemon's children (its /metrics): before %v, after %v\naudit of this client process:", rep.DaemonBefore, rep.DaemonAfter)
+	}
 	fmt.Fprintf(w, "\naudit            before  after  peak during\n")
 	peak := func(f func(Sample) int64) int64 {
 		var m int64

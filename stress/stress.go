@@ -60,6 +60,24 @@ type Config struct {
 	SampleEvery time.Duration
 	// Progress, when set, is called about once a second.
 	Progress func(Progress)
+	// Remote, when set, runs every execution through it (a daemon's
+	// client) instead of a supervisor the runner starts: Supervisor and
+	// TempDirs are then unused, only RemoteFaults may be injected, and
+	// the audit is of this process plus the daemon's children as
+	// RemoteChildren reads them.
+	Remote Executor
+	// RemoteChildren, with Remote, reads the daemon's children by state
+	// (its /metrics): DaemonChildren.
+	RemoteChildren func(context.Context) (map[string]int, error)
+}
+
+// Executor runs one execution and returns its envelope (the error is
+// the envelope's, or a set-up or transport failure). The embedded
+// *supervisor.Supervisor and a daemon's *client.Client both are one;
+// with a data handler, the client streams and answers the script's
+// data requests from this process.
+type Executor interface {
+	Execute(ctx context.Context, req contract.Request, handler contract.DataHandler) (contract.Result, error)
 }
 
 // DefaultMaxSlowdown is Config.MaxSlowdown's default. Attacks that burn
@@ -99,19 +117,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	start := time.Now()
 	before := takeSnapshot(start, cfg.TempDirs)
-	scfg := cfg.Supervisor
-	addVictimProfiles(&scfg)
-	sup, err := supervisor.New(scfg)
-	if err != nil {
-		return nil, fmt.Errorf("stress: start the supervisor: %w", err)
-	}
-	r := &runner{cfg: cfg, sup: sup, start: start, rng: rand.New(rand.NewPCG(cfg.Seed, 1))}
-	r.faults = &faultEnv{sup: sup, overhead: scfg.MemoryOverheadBytes, noSeccomp: !sup.Layers().Seccomp,
-		rng: rand.New(rand.NewPCG(cfg.Seed, 2))}
-	if r.faults.overhead == 0 {
-		r.faults.overhead = supervisor.DefaultMemoryOverhead
+	r := &runner{cfg: cfg, start: start, rng: rand.New(rand.NewPCG(cfg.Seed, 1))}
+	r.faults = &faultEnv{rng: rand.New(rand.NewPCG(cfg.Seed, 2))}
+	var sup *supervisor.Supervisor
+	if cfg.Remote != nil {
+		r.exec = cfg.Remote
+		r.faults.ex = cfg.Remote
+	} else {
+		scfg := cfg.Supervisor
+		addVictimProfiles(&scfg)
+		var err error
+		if sup, err = supervisor.New(scfg); err != nil {
+			return nil, fmt.Errorf("stress: start the supervisor: %w", err)
+		}
+		r.exec, r.faults.ex, r.faults.sup = sup, sup, sup
+		r.faults.overhead, r.faults.noSeccomp = scfg.MemoryOverheadBytes, !sup.Layers().Seccomp
+		if r.faults.overhead == 0 {
+			r.faults.overhead = supervisor.DefaultMemoryOverhead
+		}
 	}
 	rep := &Report{Before: before, Concurrency: cfg.Concurrency, MaxSlowdown: cfg.MaxSlowdown, Seed: cfg.Seed}
+	var daemonBefore map[string]int
+	if cfg.Remote != nil {
+		rep.Server = true
+		daemonBefore = r.daemonChildren(ctx, rep)
+	}
 	stopSampling := r.sample(rep)
 
 	r.phase = "baseline"
@@ -123,19 +153,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.BaselineRate = float64(len(base)) / time.Since(baseStart).Seconds()
 	slices.SortFunc(base, func(a, b record) int { return int(a.at - b.at) })
 	base = base[min(warm, len(base)):]
-	r.faults.why = r.canSeeChildren()
+	if sup != nil {
+		r.faults.why = r.canSeeChildren()
+	}
 	r.phase = "mixed"
 	mixStart := time.Now()
 	mixed := r.runPhase(ctx, cfg.N, cfg.Duration, r.next)
 	mixElapsed := time.Since(mixStart)
 
-	closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	closeErr := sup.Close(closeCtx)
-	cancel()
+	var closeErr error
+	if sup != nil {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		closeErr = sup.Close(closeCtx)
+		cancel()
+	} else if c, ok := cfg.Remote.(interface{ CloseIdleConnections() }); ok {
+		// Kept-alive connections to the daemon are this process's
+		// sockets and goroutines until closed: not a leak.
+		c.CloseIdleConnections()
+	}
 	stopSampling()
 	rep.After, rep.Leaks = settle(start, before, cfg.TempDirs, 10*time.Second)
 	if closeErr != nil {
 		rep.Leaks = append(rep.Leaks, "supervisor Close: "+closeErr.Error())
+	}
+	if cfg.Remote != nil {
+		rep.Leaks = append(rep.Leaks, r.settleDaemon(ctx, rep, daemonBefore)...)
 	}
 	rep.build(base, mixed, mixElapsed, cfg)
 	return rep, nil
@@ -154,6 +196,9 @@ func resolve(cfg *Config) error {
 	for _, f := range cfg.Faults {
 		if !slices.Contains(Faults, f) {
 			return &ConfigError{fmt.Sprintf("unknown fault %q (known: %v)", f, Faults)}
+		}
+		if cfg.Remote != nil && !slices.Contains(RemoteFaults, f) {
+			return &RemoteFaultError{Fault: f}
 		}
 	}
 	if len(cfg.Faults) > 0 && cfg.FaultRate == 0 {
@@ -217,7 +262,7 @@ type job struct {
 
 type runner struct {
 	cfg    Config
-	sup    *supervisor.Supervisor
+	exec   Executor
 	start  time.Time
 	phase  string
 	faults *faultEnv
@@ -274,8 +319,7 @@ func (r *runner) runPhase(ctx context.Context, n int, d time.Duration, pick func
 		wg   sync.WaitGroup
 	)
 	exec := func(ctx context.Context, req contract.Request, h contract.DataHandler) contract.Result {
-		res, _ := r.sup.Execute(ctx, req, h)
-		return res
+		return execute(ctx, r.exec, req, h)
 	}
 	for range r.cfg.Concurrency {
 		wg.Go(func() {
@@ -304,6 +348,17 @@ func (r *runner) runPhase(ctx context.Context, n int, d time.Duration, pick func
 	}
 	wg.Wait()
 	return recs
+}
+
+// execute runs req on ex. A failure that carries no envelope (a
+// daemon's refusal, the network) becomes one, so the report says what it
+// was instead of showing an empty envelope.
+func execute(ctx context.Context, ex Executor, req contract.Request, h contract.DataHandler) contract.Result {
+	res, err := ex.Execute(ctx, req, h)
+	if err != nil && res.Error == nil {
+		return contract.Fail(err, req.Limits)
+	}
+	return res
 }
 
 // keepEnvelope is what the report keeps of an execution's envelope:

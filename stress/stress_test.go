@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -231,6 +232,30 @@ func TestConfigErrors(t *testing.T) {
 		var ce *ConfigError
 		if _, err := Run(context.Background(), cfg); !errors.As(err, &ce) {
 			t.Errorf("%s: %v, want a *ConfigError", name, err)
+		}
+	}
+}
+
+// refuseAll is an Executor that fails the test if anything runs on it.
+type refuseAll struct{ t *testing.T }
+
+func (r refuseAll) Execute(context.Context, contract.Request, contract.DataHandler) (contract.Result, error) {
+	r.t.Error("an execution ran")
+	return contract.Result{}, errors.New("refused")
+}
+
+// TestRemoteFaultRefused: against a daemon (Config.Remote), every fault
+// but the data handler's is refused before anything runs, naming it.
+func TestRemoteFaultRefused(t *testing.T) {
+	ok, _ := attacks.Parse("escape/x", "// expect: ok\n// value: 1\n// category: escape\n// source: original\nreturn 1;")
+	for _, f := range Faults {
+		if slices.Contains(RemoteFaults, f) {
+			continue
+		}
+		_, err := Run(context.Background(), Config{Scripts: []attacks.Script{ok}, Remote: refuseAll{t}, Faults: []string{"fail-handler", f}})
+		var rf *RemoteFaultError
+		if !errors.As(err, &rf) || rf.Fault != f || !strings.Contains(err.Error(), f) {
+			t.Errorf("%s: %v, want a *RemoteFaultError naming it", f, err)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/attacks"
+	"github.com/wardenhq/warden/client"
 	"github.com/wardenhq/warden/stress"
 	"github.com/wardenhq/warden/supervisor"
 )
@@ -30,6 +31,7 @@ type stressOptions struct {
 	asJSON   bool
 	htmlFile string
 	cacheDir string
+	remote   remoteOptions
 }
 
 // cmdStress runs the attack corpus mixed with benign traffic and faults
@@ -43,6 +45,15 @@ func cmdStress(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "warden stress: %v\n", err)
 		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if o.remote.server != "" {
+		if err := useServer(ctx, &o); err != nil {
+			fmt.Fprintf(stderr, "warden stress: %v\n", err)
+			return exitUsage
+		}
+		return runStress(ctx, o, stdout, stderr)
 	}
 	// A temporary directory of its own, for the socket directories the
 	// supervisor makes there, so that the audit sees only its own.
@@ -66,9 +77,32 @@ func cmdStress(args []string, stdout, stderr io.Writer) int {
 	}()
 	o.cfg.TempDirs = []string{tmp}
 	o.cfg.Supervisor = supervisor.Config{CacheDir: o.cacheDir}
+	return runStress(ctx, o, stdout, stderr)
+}
+
+// useServer points the run at the daemon of --server, once it has taken
+// the token: a refused token is an error before any execution.
+func useServer(ctx context.Context, o *stressOptions) error {
+	c, err := client.New(o.remote.server, client.Options{Token: o.remote.token})
+	if err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := c.CheckToken(cctx); err != nil {
+		if errors.Is(err, client.ErrUnauthenticated) {
+			return fmt.Errorf("%s refused the token (--token or --token-file): %w", o.remote.server, err)
+		}
+		return err
+	}
+	o.cfg.Remote = c
+	o.cfg.RemoteChildren = stress.DaemonChildren(o.remote.server, nil)
+	return nil
+}
+
+// runStress runs o.cfg and prints the report.
+func runStress(ctx context.Context, o stressOptions, stdout, stderr io.Writer) int {
 	o.cfg.Progress = progressPrinter(stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	rep, err := stress.Run(ctx, o.cfg)
 	endProgress(stderr)
 	if err != nil {
@@ -109,7 +143,7 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 	fs := flag.NewFlagSet("warden stress", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warden stress [--corpus DIR] [--duration D | -n N] [-c N] [--mix attacks=30%,benign=70%] [--faults kill-child,...] [--fault-rate 5%] [--json] [--html FILE]")
+		fmt.Fprintln(stderr, "usage: warden stress [--server URL [--token T | --token-file F]] [--corpus DIR] [--duration D | -n N] [-c N] [--mix attacks=30%,benign=70%] [--faults kill-child,...] [--fault-rate 5%] [--json] [--html FILE]")
 		fs.PrintDefaults()
 	}
 	corpus := fs.String("corpus", "", "directory of attack scripts (CATEGORY/NAME.js); default: the corpus built into warden")
@@ -125,8 +159,19 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	fs.StringVar(&o.htmlFile, "html", "", "also write the report as a self-contained HTML page to FILE")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "wazero compilation cache directory")
+	remote := remoteFlags(fs)
+	token := fs.String("token", "", "with --server: the bearer token (--token-file keeps it out of the process list)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.remote, err = remote(); err != nil {
+		return o, &stressFlagError{"server", err.Error()}
+	}
+	if *token != "" {
+		if o.remote.server == "" || o.remote.token != "" {
+			return o, &stressFlagError{"token", "needs --server, and not --token-file"}
+		}
+		o.remote.token = *token
 	}
 	if fs.NArg() > 0 {
 		return o, &stressFlagError{"", fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
@@ -144,14 +189,20 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 		return o, err
 	}
 	if *faults != "" {
-		if *faults == "all" {
+		switch {
+		case *faults == "all" && o.remote.server != "":
+			o.cfg.Faults = stress.RemoteFaults // every fault that applies
+		case *faults == "all":
 			o.cfg.Faults = stress.Faults
-		} else {
+		default:
 			o.cfg.Faults = strings.Split(*faults, ",")
 		}
 		for _, f := range o.cfg.Faults {
 			if !slices.Contains(stress.Faults, f) {
 				return o, &stressFlagError{"faults", fmt.Sprintf("unknown fault %q (known: %s)", f, strings.Join(stress.Faults, ", "))}
+			}
+			if o.remote.server != "" && !slices.Contains(stress.RemoteFaults, f) {
+				return o, &stress.RemoteFaultError{Fault: f}
 			}
 		}
 		if o.cfg.FaultRate, err = parseShare(*faultRate); err != nil {
