@@ -358,6 +358,23 @@ func (p *Pool[K, C]) Stats() Stats {
 	return s
 }
 
+// ProfileStats is one profile's share of Stats.
+type ProfileStats[K comparable] struct {
+	Key                           K
+	Idle, Busy, Spawning, Waiting int
+}
+
+// ProfileStats returns each profile's children and waiters, in no order.
+func (p *Pool[K, C]) ProfileStats() []ProfileStats[K] {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]ProfileStats[K], 0, len(p.profiles))
+	for _, pr := range p.profiles {
+		out = append(out, ProfileStats[K]{Key: pr.key, Idle: len(pr.idle), Busy: pr.busy, Spawning: pr.spawning, Waiting: len(pr.waiters)})
+	}
+	return out
+}
+
 // Close drains the pool: it stops refilling, discards idle children,
 // fails waiters with ErrClosed, waits for busy children to be handed back
 // until ctx ends, then discards the rest.

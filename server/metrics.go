@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -66,6 +68,8 @@ func newMetrics(sup *supervisor.Supervisor) *metrics {
 	}
 	stats := func() supervisor.Stats { return sup.Stats() }
 	children := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "warden_children", Help: "Child processes by state, all memory profiles together."}, []string{"state"})
+	byProfile := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "warden_profile_children",
+		Help: "Child processes by memory profile (its memory bucket in bytes) and state; waiting counts executions waiting for a child."}, []string{"memory_bytes", "state"})
 	m.reg.MustRegister(m.executions, m.latency, m.queueWait, m.oomKills, m.data, m.bytesIn, m.bytesOut, m.rejections,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "warden_timeout_kills_total",
@@ -82,26 +86,42 @@ func newMetrics(sup *supervisor.Supervisor) *metrics {
 			func() float64 { return stats().Pool.SpawnLatencyP90.Seconds() }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_memory_profiles",
 			Help: "Memory profiles the pool holds children or state for."}, func() float64 { return float64(stats().Pool.Profiles) }),
-		&childrenCollector{g: children, stats: stats},
+		&childrenCollector{g: children, byProfile: byProfile, stats: stats},
 	)
 	return m
 }
 
 // childrenCollector sets the children gauges from one snapshot per scrape.
 type childrenCollector struct {
-	g     *prometheus.GaugeVec
-	stats func() supervisor.Stats
+	mu           sync.Mutex // one scrape at a time sets and collects the gauges
+	g, byProfile *prometheus.GaugeVec
+	stats        func() supervisor.Stats
 }
 
-func (c *childrenCollector) Describe(ch chan<- *prometheus.Desc) { c.g.Describe(ch) }
+func (c *childrenCollector) Describe(ch chan<- *prometheus.Desc) {
+	c.g.Describe(ch)
+	c.byProfile.Describe(ch)
+}
 
 func (c *childrenCollector) Collect(ch chan<- prometheus.Metric) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	p := c.stats().Pool
 	c.g.WithLabelValues("idle").Set(float64(p.Idle))
 	c.g.WithLabelValues("busy").Set(float64(p.Busy))
 	c.g.WithLabelValues("spawning").Set(float64(p.Spawning))
 	c.g.WithLabelValues("waiting").Set(float64(p.Waiting))
 	c.g.Collect(ch)
+	// Profiles come and go (ProfileIdleTTL): only the ones alive now.
+	c.byProfile.Reset()
+	for _, pr := range p.ByProfile {
+		mem := strconv.FormatInt(pr.MemoryBytes, 10)
+		c.byProfile.WithLabelValues(mem, "idle").Set(float64(pr.Idle))
+		c.byProfile.WithLabelValues(mem, "busy").Set(float64(pr.Busy))
+		c.byProfile.WithLabelValues(mem, "spawning").Set(float64(pr.Spawning))
+		c.byProfile.WithLabelValues(mem, "waiting").Set(float64(pr.Waiting))
+	}
+	c.byProfile.Collect(ch)
 }
 
 // observe records one finished execution.

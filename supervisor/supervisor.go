@@ -16,6 +16,7 @@
 package supervisor
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -23,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -413,21 +415,37 @@ type PoolStats struct {
 	SpawnLatencyP50, SpawnLatencyP90 time.Duration
 	// LastSpawnError is the last start-up's error, empty if none failed.
 	LastSpawnError string
+	// ByProfile splits Idle, Busy, Spawning and Waiting by memory
+	// profile, smallest first.
+	ByProfile []ProfileStats
+}
+
+// ProfileStats are one memory profile's children and waiters.
+type ProfileStats struct {
+	// MemoryBytes is the profile's memory bucket (Config.MemoryBuckets).
+	MemoryBytes                   int64
+	Idle, Busy, Spawning, Waiting int
 }
 
 // Stats returns the supervisor's metrics.
 func (s *Supervisor) Stats() Stats {
 	return Stats{Executions: s.executions.Load(), Failures: s.failures.Load(), Kills: s.kills.Load(),
-		Pool: poolStats(s.pool.Stats()), Startup: s.startup.snapshot()}
+		Pool: poolStats(s.pool.Stats(), s.pool.ProfileStats()), Startup: s.startup.snapshot()}
 }
 
 // poolStats copies the pool's snapshot field by field, so that the pool's
 // own type stays out of the API.
-func poolStats(p pool.Stats) PoolStats {
+func poolStats(p pool.Stats, profiles []pool.ProfileStats[int64]) PoolStats {
+	by := make([]ProfileStats, len(profiles))
+	for i, pr := range profiles {
+		by[i] = ProfileStats{MemoryBytes: pr.Key, Idle: pr.Idle, Busy: pr.Busy, Spawning: pr.Spawning, Waiting: pr.Waiting}
+	}
+	slices.SortFunc(by, func(a, b ProfileStats) int { return cmp.Compare(a.MemoryBytes, b.MemoryBytes) })
 	return PoolStats{Idle: p.Idle, Busy: p.Busy, Spawning: p.Spawning, Waiting: p.Waiting,
 		Live: p.Live, MaxChildren: p.MaxChildren, Profiles: p.Profiles,
 		Spawned: p.Spawned, SpawnFailures: p.SpawnFailures, Discarded: p.Discarded, Evicted: p.Evicted,
-		SpawnLatencyP50: p.SpawnLatencyP50, SpawnLatencyP90: p.SpawnLatencyP90, LastSpawnError: p.LastSpawnError}
+		SpawnLatencyP50: p.SpawnLatencyP50, SpawnLatencyP90: p.SpawnLatencyP90, LastSpawnError: p.LastSpawnError,
+		ByProfile: by}
 }
 
 // Close stops taking executions, kills idle children, waits for busy
