@@ -162,7 +162,13 @@ func TestPoolStatsCopiesEveryField(t *testing.T) {
 			t.Fatalf("pool.Stats.%s has kind %s, which this test does not fill", v.Type().Field(i).Name, f.Kind())
 		}
 	}
-	out := reflect.ValueOf(poolStats(in))
+	profiles := []pool.ProfileStats[int64]{{Key: 32 << 20, Idle: 1, Busy: 2, Spawning: 3, Waiting: 4}, {Key: 16 << 20, Idle: 5}}
+	stats := poolStats(in, profiles)
+	want := []ProfileStats{{MemoryBytes: 16 << 20, Idle: 5}, {MemoryBytes: 32 << 20, Idle: 1, Busy: 2, Spawning: 3, Waiting: 4}}
+	if !reflect.DeepEqual(stats.ByProfile, want) {
+		t.Errorf("ByProfile = %+v, want %+v (smallest profile first)", stats.ByProfile, want)
+	}
+	out := reflect.ValueOf(stats)
 	for i := range v.NumField() {
 		name := v.Type().Field(i).Name
 		got := out.FieldByName(name)
@@ -174,7 +180,8 @@ func TestPoolStatsCopiesEveryField(t *testing.T) {
 			t.Errorf("PoolStats.%s = %v, want %v", name, got.Interface(), v.Field(i).Interface())
 		}
 	}
-	if n, m := out.NumField(), v.NumField(); n != m {
-		t.Errorf("PoolStats has %d fields, pool.Stats %d", n, m)
+	// ByProfile comes from pool.ProfileStats, not pool.Stats.
+	if n, m := out.NumField()-1, v.NumField(); n != m {
+		t.Errorf("PoolStats has %d fields besides ByProfile, pool.Stats %d", n, m)
 	}
 }
