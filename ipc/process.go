@@ -186,6 +186,9 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	case s := <-ch:
 		if s.err != nil {
 			pc.Kill()
+			if r := run.Load(); r != nil && r.cmd.Process != nil {
+				return nil, r.startFailure(s.err)
+			}
 			return nil, s.err
 		}
 		s.client.wire = w

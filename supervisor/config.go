@@ -196,8 +196,14 @@ func resolveChildCommand(cfg *Config) error {
 // prepares it for children of uids (nil: children keep the supervisor's
 // user).
 func resolveCacheDir(cfg *Config, uids *uidRange) error {
-	if cfg.CacheDir == "" {
-		dir, err := DefaultCacheDir()
+	return resolveCacheDirAs(cfg, uids, os.Geteuid())
+}
+
+// resolveCacheDirAs is resolveCacheDir for a supervisor of euid.
+func resolveCacheDirAs(cfg *Config, uids *uidRange, euid int) error {
+	defaulted := cfg.CacheDir == ""
+	if defaulted {
+		dir, err := defaultCacheDir(euid)
 		if err != nil {
 			return err
 		}
@@ -210,6 +216,11 @@ func resolveCacheDir(cfg *Config, uids *uidRange) error {
 		readerUID = uids.base
 	}
 	dir, err := prepareCacheDir(cfg.CacheDir, readerUID, readerUID)
+	if err != nil && defaulted {
+		// Nobody chose this place: say where it came from and what to set
+		// (a service's $HOME may not exist, or be /).
+		return fmt.Errorf("supervisor: the default compilation cache %s is unusable (set Config.CacheDir, warden --cache-dir, to a directory of the supervisor's user, or give a systemd unit CacheDirectory=): %w", cfg.CacheDir, err)
+	}
 	if err != nil {
 		return err
 	}
