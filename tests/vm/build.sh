@@ -125,11 +125,13 @@ if [ "${WARDEN_VM_SYSTEMD:-1}" != 0 ]; then
 	mkdir -p "$ov/usr/local/bin" "$ov/etc/systemd/system/multi-user.target.wants" "$ov/vm"
 	cp "$bins/warden" "$ov/usr/local/bin/warden"
 	cp tests/vm/systemd-checks.sh tests/vm/daemon-checks.sh tests/vm/lib.sh "$ov/vm/"
-	cp tests/vm/units/*.service "$ov/etc/systemd/system/"
+	cp -r tests/vm/units/. "$ov/etc/systemd/system/"
 	ln -s ../warden-vmtest.service "$ov/etc/systemd/system/multi-user.target.wants/warden-vmtest.service"
+	# The daemon's unit and config, once the tree has them (daemon-checks.sh).
 	if [ -f deploy/systemd/warden.service ]; then
 		mkdir -p "$ov/vm/deploy"
 		cp deploy/systemd/warden.service "$ov/vm/deploy/"
+		[ ! -f deploy/systemd/config.yaml ] || cp deploy/systemd/config.yaml "$ov/vm/deploy/"
 	fi
 	# An init for the kernel to find (the rootfs is the initramfs).
 	ln -s /lib/systemd/systemd "$ov/init"
