@@ -75,7 +75,8 @@ type Config struct {
 	// StartTimeout bounds one child's whole start-up, one budget for the
 	// handshake, its first ping and opening its stream: a child still not
 	// ready then is killed and the spawn fails. It bounds the compile
-	// child's run too. Default 10s.
+	// child's run too, but never below a minute (compileMinTimeout).
+	// Default 10s.
 	StartTimeout time.Duration
 	// Defaults are the limits a request gets for the fields it leaves
 	// zero, and Caps the most it may ask for (a request above a cap is

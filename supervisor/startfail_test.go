@@ -50,3 +50,23 @@ func TestChildStartFailureCarriesItsReason(t *testing.T) {
 		t.Errorf("the spawn error is go-plugin's: %s", msg)
 	}
 }
+
+// The compile child is not bound by a StartTimeout shorter than it
+// needs: a compile killed part-way starts over from nothing at the next
+// spawn, so on a machine slower than the bound (the VM lane's emulated
+// guests took over 10 s) the cache was never filled and no child ever
+// started. Here the bound (1 ms) is below any process start.
+func TestCompileChildOutlivesAShortStartTimeout(t *testing.T) {
+	s := newSup(t, func(c *Config) {
+		c.PoolSize = 1
+		c.StartTimeout = time.Millisecond
+		c.QueueTimeout = 3 * time.Second
+	})
+	s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil)
+	if msg := s.Stats().Pool.LastSpawnError; strings.Contains(msg, "compile child did not fill") {
+		t.Fatalf("the compile child was held to the 1ms StartTimeout: %s", msg)
+	}
+	if !s.Cache().Ready {
+		t.Fatalf("the compile child has not filled the cache (last spawn error: %s)", s.Stats().Pool.LastSpawnError)
+	}
+}

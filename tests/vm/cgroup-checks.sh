@@ -96,7 +96,7 @@ as_user() {
 deleg_doctor() {
 	as_user $W doctor >/tmp/doctor-user.txt 2>&1
 	rc=$?
-	cat /tmp/doctor-user.txt
+	show /tmp/doctor-user.txt
 	[ $rc -eq 0 ] && grep -q '^6 cgroup  *active .*mode v2' /tmp/doctor-user.txt
 }
 check delegated-non-root-doctor deleg_doctor

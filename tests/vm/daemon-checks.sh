@@ -139,7 +139,7 @@ hardened_doctor() {
 	systemctl daemon-reload
 	systemctl start warden-doctor-hardened
 	rc=$?
-	cat /run/warden-doctor-hardened.txt
+	show /run/warden-doctor-hardened.txt
 	[ $rc -eq 0 ] && ! grep -q ' MISSING ' /run/warden-doctor-hardened.txt && grep -q '^6 cgroup  *active .*mode v2' /run/warden-doctor-hardened.txt
 }
 check daemon-unit-hardening-keeps-every-layer hardened_doctor

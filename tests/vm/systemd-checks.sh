@@ -5,6 +5,7 @@ exec >/dev/ttyS0 2>&1
 W=/usr/local/bin/warden
 EXPECTED_SKIPS=""
 echo "vmtest: systemd $(systemctl --version | head -1), kernel $(uname -r)"
+echo "vmtest: boot $(timeout 120 systemctl is-system-running --wait) after $(cut -d' ' -f1 /proc/uptime)s"
 
 check systemd-cgroup-v2 test "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs
 
@@ -18,11 +19,13 @@ run_in_unit() {
 	started=$!
 	sub=/sys/fs/cgroup/system.slice/system-warden\\x2drun.slice/$u
 	seen=
-	for i in $(seq 1 600); do
+	# Polled slowly: every process this loop starts takes emulated CPU
+	# from the one under test.
+	for i in $(seq 1 120); do
 		seen=$(find "$sub" -mindepth 1 -type d -name 'child-*' 2>/dev/null | head -1)
 		[ -n "$seen" ] && break
 		kill -0 $started 2>/dev/null || break
-		sleep 0.1
+		sleep 0.5
 	done
 	wait $started
 	rc=$?
@@ -42,7 +45,7 @@ check delegate-run-user-children-in-subtree run_in_unit warden
 doctor_in_unit() {
 	systemctl start "warden-doctor@$1.service"
 	rc=$?
-	cat /run/warden-doctor-$1.txt
+	show /run/warden-doctor-$1.txt
 	[ $rc -eq 0 ] || { journalctl -b -u "warden-doctor@$1" --no-pager | tail -20; return 1; }
 	grep -q '^6 cgroup  *active .*mode v2' /run/warden-doctor-$1.txt || return 1
 	! grep -q ' MISSING ' /run/warden-doctor-$1.txt
