@@ -81,9 +81,9 @@ gotests ./guest.test "v2-oom-group-kills-all=TestOOMGroupKillsTheWholeChild
 d=$CG/deleg
 mkdir -p $d
 echo "+memory +pids" >$d/cgroup.subtree_control
-# The user's compilation cache starts as a copy of root's: a cold compile
-# as that user, under emulation and a loaded host, outlasted the 10 s
-# StartTimeout that bounds the compile child (it takes 0.3 s natively).
+# The user's compilation cache starts as a copy of root's: under
+# emulation a cold compile can outlast the 5 s that warden doctor's probe
+# waits for a child (it takes 0.3 s natively).
 mkdir -p /home/warden/.cache/warden
 cp -r /var/cache/warden/wazero /home/warden/.cache/warden/wazero
 chown -R 1000:1000 /home/warden

@@ -58,7 +58,7 @@ check doctor-unit-user-every-layer doctor_in_unit warden
 # "Unrecognized remote plugin message"; with CacheDirectory= it works.
 no_home() {
 	systemctl start "warden-nohome@$1.service"
-	cat /run/warden-nohome-$1.txt
+	show /run/warden-nohome-$1.txt
 	! grep -q 'Unrecognized remote plugin message' /run/warden-nohome-$1.txt || return 1
 	grep -q 'HOME=unset' /run/warden-nohome-$1.txt || return 1
 	case $1 in

@@ -126,7 +126,7 @@ func runGuest(t *testing.T, out string, g guest) {
 			case "PASS":
 				passed++
 			case "SKIP":
-				t.Logf("expected skip: %s", r.reason)
+				t.Skipf("expected skip: %s", r.reason)
 			default:
 				failed++
 				t.Errorf("%s (guest console: %s)", r.reason, logPath)
