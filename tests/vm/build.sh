@@ -79,6 +79,12 @@ mkdir -p "$root/bin" "$root/sbin" "$root/etc" "$root/proc" "$root/sys" "$root/de
 cp "$BUSYBOX" "$root/bin/busybox"
 for a in $("$BUSYBOX" --list); do [ "$a" = busybox ] || ln -s busybox "$root/bin/$a"; done
 cp tests/vm/init "$root/init"
+# Modules from the kernel .deb the init loads: zram, for a real swap
+# device (the swap cap is then tested against swap that exists).
+mkdir -p "$root/lib/modules"
+for m in mm/zsmalloc.ko drivers/block/zram/zram.ko; do
+	cp "$kdir/lib/modules/$kver/kernel/$m" "$root/lib/modules/"
+done
 cp tests/vm/cgroup-checks.sh tests/vm/lib.sh "$root/vm/"
 cp "$bins"/* "$root/vm/"
 printf 'root:x:0:0:root:/root:/bin/sh\nwarden:x:1000:1000:warden:/home/warden:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"

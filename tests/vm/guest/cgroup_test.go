@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -167,6 +168,46 @@ func TestSwapCapped(t *testing.T) {
 	if v := readFile(t, filepath.Join(dir, "memory.max")); v != fmt.Sprint(32<<20) {
 		t.Fatalf("memory.max = %q, want %d", v, 32<<20)
 	}
+	// With a swap device, a process over its cap is OOM-killed with
+	// nothing of it swapped out.
+	if swapDevices() == "" {
+		t.Log("no swap device: only the settings are checked")
+		return
+	}
+	hog := helperCmd("hog")
+	startIn(t, g, hog)
+	done := make(chan error, 1)
+	go func() { done <- hog.Wait() }()
+	var maxSwap uint64
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			hog.Process.Kill()
+			t.Fatalf("the hog was not OOM-killed within 60s (swap used: %d bytes)", maxSwap)
+		}
+		if n, err := strconv.ParseUint(readFile(t, filepath.Join(dir, "memory.swap.current")), 10, 64); err == nil {
+			maxSwap = max(maxSwap, n)
+		}
+		select {
+		case err := <-done:
+			if ws, ok := exitStatus(err); !ok || ws.Signal() != syscall.SIGKILL {
+				t.Fatalf("the hog ended with %v, want SIGKILL", err)
+			}
+			if maxSwap != 0 {
+				t.Fatalf("memory.swap.current reached %d bytes", maxSwap)
+			}
+			t.Logf("hog OOM-killed with swap (%s) available, none used", swapDevices())
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// swapDevices is /proc/swaps without its header ("" with no swap).
+func swapDevices() string {
+	b, _ := os.ReadFile("/proc/swaps")
+	_, rest, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(rest)
 }
 
 // A supervisor SIGKILLed with live children leaves its warden-PID group;
