@@ -18,7 +18,7 @@ else
 fi
 echo "vmtest $(printf %s "$TOKEN" | sha256sum | cut -d' ' -f1)" >/etc/warden/tokens
 # The lane's bounds: a watchdog it can wait for, and room for TCG.
-printf '[Service]\nWatchdogSec=8s\nTimeoutStartSec=240s\nRestartSec=1s\n' >/etc/systemd/system/warden.service.d/vmtest.conf
+printf '[Service]\nWatchdogSec=8s\nTimeoutAbortSec=3s\nTimeoutStartSec=240s\nRestartSec=1s\n' >/etc/systemd/system/warden.service.d/vmtest.conf
 systemctl daemon-reload
 
 # http METHOD PATH [BODY]: one request over loopback (bash's /dev/tcp);
@@ -33,21 +33,28 @@ http() {
 	printf '%s\n' "$resp" | sed '1,/^\r\{0,1\}$/d'
 }
 
-# Type=notify: active only once READY=1 (the pool is warm): while the
-# unit is activating, /readyz is not 200; once active, it is.
+# Type=notify: active only once READY=1 (the pool is warm). While the
+# unit is activating /readyz never answers 200; once active, it does.
 notify_ready() {
 	systemctl start --no-block warden
-	state=$(systemctl show -p ActiveState --value warden)
-	early=$(http GET /readyz 2>/dev/null | head -1)
-	echo "right after start: $state, /readyz ${early:-refused}"
-	for i in $(seq 1 2400); do
-		[ "$(systemctl show -p ActiveState --value warden)" = active ] && break
-		sleep 0.1
+	seen_activating=0
+	for i in $(seq 1 480); do
+		state=$(systemctl show -p ActiveState --value warden)
+		case $state in
+		active) break ;;
+		activating)
+			seen_activating=1
+			code=$(http GET /readyz 2>/dev/null | head -1)
+			[ "$code" != 200 ] || { echo "/readyz 200 while the unit is activating"; return 1; }
+			;;
+		failed) break ;;
+		esac
+		sleep 0.5
 	done
 	systemctl is-active -q warden || { journalctl -b -u warden --no-pager | tail -20; return 1; }
 	ready=$(http GET /readyz | head -1)
-	echo "active: /readyz $ready"
-	[ "$state" = activating ] && [ "$early" != 200 ] && [ "$ready" = 200 ]
+	echo "activating seen: $seen_activating; once active, /readyz $ready"
+	[ "$seen_activating" = 1 ] && [ "$ready" = 200 ]
 }
 check daemon-notify-active-after-ready notify_ready
 
@@ -91,7 +98,7 @@ drain() {
 	grep -q '"value":"drained"' /run/inflight.txt || return 1
 	left=$(find "$svc" -mindepth 1 -type d 2>/dev/null)
 	[ -z "$left" ] || { echo "left under $svc: $left"; return 1; }
-	! pgrep -x warden-child
+	! pgrep -f '^warden-child'
 }
 check daemon-stop-drains-and-cleans drain
 
@@ -114,13 +121,13 @@ check daemon-watchdog-restarts watchdog
 kill_all() {
 	systemctl is-active -q warden || systemctl start warden || return 1
 	in_flight || return 1
-	pids=$(pgrep -x warden-child | tr '\n' ' ')
+	pids=$(pgrep -f '^warden-child' | tr '\n' ' ')
 	echo "children: $pids"
 	systemctl kill -s KILL warden
 	wait $inflight 2>/dev/null
 	sleep 2
 	for p in $pids; do
-		[ "$(cat /proc/$p/comm 2>/dev/null)" = warden-child ] && { echo "child $p survived"; return 1; }
+		tr '\0' ' ' </proc/$p/cmdline 2>/dev/null | grep -q '^warden-child' && { echo "child $p survived"; return 1; }
 	done
 	systemctl stop warden
 	return 0
