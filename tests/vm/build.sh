@@ -23,6 +23,8 @@ VM_DIR=${VM_DIR:-$PWD/.cache/vm}
 GO=${GO:-go}
 mkdir -p "$VM_DIR/out"
 log() { echo "vmtest build: $*"; }
+# pack DIR OUT: DIR as a newc cpio archive (an initramfs), in bounded time.
+pack() { timeout 300 sh -c 'cd "$1" && find . | cpio -o -H newc --quiet' sh "$1" >"$2"; }
 t0=$(date +%s)
 
 # Host tools, from Debian's packages.
@@ -91,7 +93,7 @@ printf 'root:x:0:0:root:/root:/bin/sh\nwarden:x:1000:1000:warden:/home/warden:/b
 printf 'root:x:0:\nwarden:x:1000:\nnogroup:x:65534:\n' >"$root/etc/group"
 printf 'root:*:19000:0:99999:7:::\nwarden:*:19000:0:99999:7:::\n' >"$root/etc/shadow"
 chmod 0755 "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet) >"$VM_DIR/out/cgroup.cpio"
+pack "$root" "$VM_DIR/out/cgroup.cpio"
 
 # The KVM probe: boots, says so, powers off.
 probe="$VM_DIR/probe-root"
@@ -99,7 +101,7 @@ rm -rf "$probe"; mkdir -p "$probe/bin" "$probe/dev"
 cp "$BUSYBOX" "$probe/bin/busybox"
 printf '#!/bin/busybox sh\n/bin/busybox mount -t devtmpfs dev /dev\necho "vmprobe: ok" >/dev/ttyS0\n/bin/busybox poweroff -f\n' >"$probe/init"
 chmod 0755 "$probe/init"
-(cd "$probe" && find . | cpio -o -H newc --quiet) >"$VM_DIR/out/probe.cpio"
+pack "$probe" "$VM_DIR/out/probe.cpio"
 
 # The systemd root filesystem, cached by its inputs.
 if [ "${WARDEN_VM_SYSTEMD:-1}" != 0 ]; then
@@ -122,7 +124,7 @@ if [ "${WARDEN_VM_SYSTEMD:-1}" != 0 ]; then
 		tmp="$VM_DIR/rootfs.tmp"
 		rm -rf "$tmp"
 		timeout 600 mmdebstrap "$@" $suite "$tmp" $sources
-		(cd "$tmp" && find . | cpio -o -H newc --quiet) >"$rootfs.tmp"
+		pack "$tmp" "$rootfs.tmp"
 		mv "$rootfs.tmp" "$rootfs"
 		rm -rf "$tmp"
 	fi
@@ -141,7 +143,7 @@ if [ "${WARDEN_VM_SYSTEMD:-1}" != 0 ]; then
 	fi
 	# An init for the kernel to find (the rootfs is the initramfs).
 	ln -s /lib/systemd/systemd "$ov/init"
-	(cd "$ov" && find . | cpio -o -H newc --quiet) >"$VM_DIR/out/overlay.cpio"
-	cat "$rootfs" "$VM_DIR/out/overlay.cpio" >"$VM_DIR/out/systemd.cpio"
+	pack "$ov" "$VM_DIR/out/overlay.cpio"
+	timeout 120 cat "$rootfs" "$VM_DIR/out/overlay.cpio" >"$VM_DIR/out/systemd.cpio"
 fi
 log "done in $(( $(date +%s) - t0 ))s"
