@@ -24,13 +24,15 @@ skip() { VM_SKIPPED=$((VM_SKIPPED + 1)); n=$1; shift; echo "vmcheck: SKIP $n: $*
 # check NAME CMD...: PASS when CMD exits 0, FAIL with its output's tail
 # otherwise.
 check() {
-	n=$1; shift
+	# local: the check's own functions may use any name (n, rc).
+	local vm_name=$1 vm_rc
+	shift
 	if "$@" >"$VM_LOG" 2>&1; then
-		pass "$n"
+		pass "$vm_name"
 	else
-		rc=$?
+		vm_rc=$?
 		sed 's/^/    | /' "$VM_LOG" | tail -n 25
-		fail "$n" "exit $rc"
+		fail "$vm_name" "exit $vm_rc"
 	fi
 }
 
@@ -40,8 +42,8 @@ check() {
 # did not run, or skipped (unless EXPECTED_SKIPS, "CHECK=reason;...",
 # lists it).
 gotests() {
-	bin=$1 pairs=$2; shift 2
-	re=
+	local bin=$1 pairs=$2 re= rc p n tn reason why
+	shift 2
 	for p in $pairs; do re="$re|${p#*=}"; done
 	timeout 400 "$bin" -test.run "^(${re#|})\$" -test.v -test.count=1 -test.timeout 360s "$@" >"$VM_LOG" 2>&1
 	rc=$?
