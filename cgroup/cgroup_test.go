@@ -122,8 +122,12 @@ func TestOOMKillIsCountedAndPeakNearCap(t *testing.T) {
 	if u.OOMKills != after {
 		t.Errorf("Usage().OOMKills = %d, OOMKills() = %d", u.OOMKills, after)
 	}
-	if u.PeakBytes < capBytes*3/4 || u.PeakBytes > capBytes {
-		t.Errorf("PeakBytes = %d, want within [%d, %d]", u.PeakBytes, capBytes*3/4, capBytes)
+	// The kernel lets a task it is OOM-killing charge past the cap on its
+	// way out (memcg's forced charge), and v2's memory.peak records it:
+	// the VM lane saw one page over.
+	const dyingSlack = 256 << 10
+	if u.PeakBytes < capBytes*3/4 || u.PeakBytes > capBytes+dyingSlack {
+		t.Errorf("PeakBytes = %d, want within [%d, %d + %d]", u.PeakBytes, capBytes*3/4, capBytes, dyingSlack)
 	}
 	if peak, err := g.PeakBytes(); err != nil || peak != u.PeakBytes {
 		t.Errorf("PeakBytes() = %d, %v; want Usage().PeakBytes = %d", peak, err, u.PeakBytes)
