@@ -122,12 +122,12 @@ func TestOOMKillIsCountedAndPeakNearCap(t *testing.T) {
 	if u.OOMKills != after {
 		t.Errorf("Usage().OOMKills = %d, OOMKills() = %d", u.OOMKills, after)
 	}
-	// The kernel lets a task it is OOM-killing charge past the cap on its
-	// way out (memcg's forced charge), and v2's memory.peak records it:
-	// the VM lane saw one page over.
-	const dyingSlack = 256 << 10
-	if u.PeakBytes < capBytes*3/4 || u.PeakBytes > capBytes+dyingSlack {
-		t.Errorf("PeakBytes = %d, want within [%d, %d + %d]", u.PeakBytes, capBytes*3/4, capBytes, dyingSlack)
+	// memcg force-charges a few allocations past the cap (those that may
+	// not fail, and those made while reclaiming), and v2's memory.peak
+	// records them: the VM lane saw one page over.
+	const forcedSlack = 256 << 10
+	if u.PeakBytes < capBytes*3/4 || u.PeakBytes > capBytes+forcedSlack {
+		t.Errorf("PeakBytes = %d, want within [%d, %d + %d]", u.PeakBytes, capBytes*3/4, capBytes, forcedSlack)
 	}
 	if peak, err := g.PeakBytes(); err != nil || peak != u.PeakBytes {
 		t.Errorf("PeakBytes() = %d, %v; want Usage().PeakBytes = %d", peak, err, u.PeakBytes)
