@@ -58,7 +58,9 @@ gotests() {
 			sed 's/^/    | /' /tmp/vmtest.one | tail -n 30
 			fail "$n" "failed"
 		elif grep -q -- "--- SKIP: $tn" /tmp/vmtest.one; then
-			reason=$(grep -- '--- SKIP' /tmp/vmtest.one | head -3 | tr -s ' \n' ' ')$(grep -v -- '--- ' /tmp/vmtest.one | grep -i skip | head -2 | tr -s ' \n' ' ')
+			# Which (sub)test skipped, and the line before its verdict
+			# (t.Skip's message).
+			reason=$(grep -- '--- SKIP' /tmp/vmtest.one | head -2 | sed 's/ (.*//' | tr -s ' \n' ' ')$(grep -B1 -- '--- SKIP' /tmp/vmtest.one | grep -v -- '--- ' | head -2 | tr -s ' \n' ' ')
 			case ";$EXPECTED_SKIPS;" in
 			*";$n="*)
 				why=";$EXPECTED_SKIPS"
