@@ -128,3 +128,16 @@ vet: $(WAZERO_DEP)
 
 clean:
 	rm -rf bin $(WAZERO_DIR)
+
+# The VM test lane (tests/vm, README "The VM lane"): cgroup v2 and a real
+# systemd, in qemu guests built from Debian's packages (cached under
+# .cache/vm). tests/vm/build.sh installs what is missing and builds the
+# images; the Go driver boots them and reports each check.
+VMTEST_TIMEOUT ?= 15m
+.PHONY: vmtest
+ifeq ($(WAZERO_PATCH),1)
+vmtest: export GOFLAGS := $(strip $(filter-out -modfile=%,$(GOFLAGS)) -modfile=$(CURDIR)/$(WAZERO_DIR)/go.mod)
+endif
+vmtest: $(WASM) $(WAZERO_DEP)
+	timeout $(VMTEST_TIMEOUT) sh tests/vm/build.sh
+	WARDEN_VM_DIR=$(CURDIR)/.cache/vm $(GO) test -count=1 -v -timeout $(VMTEST_TIMEOUT) ./tests/vm/

@@ -122,8 +122,12 @@ func TestOOMKillIsCountedAndPeakNearCap(t *testing.T) {
 	if u.OOMKills != after {
 		t.Errorf("Usage().OOMKills = %d, OOMKills() = %d", u.OOMKills, after)
 	}
-	if u.PeakBytes < capBytes*3/4 || u.PeakBytes > capBytes {
-		t.Errorf("PeakBytes = %d, want within [%d, %d]", u.PeakBytes, capBytes*3/4, capBytes)
+	// memcg force-charges a few allocations past the cap (those that may
+	// not fail, and those made while reclaiming), and v2's memory.peak
+	// records them: the VM lane saw one page over.
+	const forcedSlack = 256 << 10
+	if u.PeakBytes < capBytes*3/4 || u.PeakBytes > capBytes+forcedSlack {
+		t.Errorf("PeakBytes = %d, want within [%d, %d + %d]", u.PeakBytes, capBytes*3/4, capBytes, forcedSlack)
 	}
 	if peak, err := g.PeakBytes(); err != nil || peak != u.PeakBytes {
 		t.Errorf("PeakBytes() = %d, %v; want Usage().PeakBytes = %d", peak, err, u.PeakBytes)
@@ -434,11 +438,28 @@ func TestCreateFailsWhenACapCannotBeApplied(t *testing.T) {
 
 	t.Run("pids cap without a pids controller", func(t *testing.T) {
 		h := probeHost()
-		if h.mode != ModeV1 {
-			t.Skipf("simulates a v1 machine without the pids hierarchy; host is %s", h.mode)
+		cfg := Config{Logger: testLogger(t)}
+		switch h.mode {
+		case ModeV1:
+			// A v1 machine without the pids hierarchy.
+			delete(h.mounts, "pids")
+		case ModeV2:
+			// A parent delegated memory but not pids: its own parent
+			// enables only memory for it.
+			top := fmt.Sprintf("/warden-test-nopids-%d", os.Getpid())
+			dir := filepath.Join(h.mount2.point, top)
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(dir)
+			if err := os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+memory"), 0); err != nil {
+				t.Fatal(err)
+			}
+			cfg.Parent = top + "/sub"
+		default:
+			t.Skipf("needs cgroup v1 or v2; host is %s", h.mode)
 		}
-		delete(h.mounts, "pids")
-		m2, err := newManager(context.Background(), Config{Logger: testLogger(t)}, h)
+		m2, err := newManager(context.Background(), cfg, h)
 		if err != nil {
 			t.Fatalf("New: %v", err)
 		}

@@ -5,6 +5,7 @@ package child
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -165,6 +166,19 @@ func runFault(ctx context.Context, req contract.Request) (contract.Result, bool)
 		if pid == 0 {
 			os.Exit(0)
 		}
+	case "forkbomb":
+		// Fork until the kernel refuses; each forked process names
+		// itself forkName and waits forever. The error says how many
+		// forks succeeded and why the next failed. With the input
+		// "hang" the child then spins until something kills it (and,
+		// with luck, not its forks).
+		n, err := forkUntilRefused()
+		if arg == "hang" {
+			for i := uint64(0); ; i++ {
+				burnSink = i
+			}
+		}
+		return fail(fmt.Errorf("%d forks, then: %w", n, err))
 	case "connect":
 		c, err := net.DialTimeout("tcp", arg, time.Second)
 		if err != nil {
@@ -219,4 +233,28 @@ func runFault(ctx context.Context, req contract.Request) (contract.Result, bool)
 		return fail(os.ErrInvalid)
 	}
 	return contract.Result{OK: true, Value: []byte(`"fault ` + name + ` succeeded"`), Logs: []contract.LogEntry{}}, true
+}
+
+// ForkName is the name (comm) the "forkbomb" fault's processes take.
+const ForkName = "warden-forkling"
+
+// forkUntilRefused forks until fork fails; the forked processes make
+// only raw system calls (the Go runtime is not theirs to use).
+func forkUntilRefused() (int, error) {
+	name := append([]byte(ForkName), 0)
+	for n := 0; ; n++ {
+		pid, _, errno := syscall.RawSyscall(syscall.SYS_FORK, 0, 0, 0)
+		if errno != 0 {
+			return n, errno
+		}
+		if pid == 0 {
+			syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_SET_NAME, uintptr(unsafe.Pointer(&name[0])), 0)
+			for {
+				syscall.RawSyscall(syscall.SYS_PAUSE, 0, 0, 0)
+			}
+		}
+		if n > 100000 {
+			return n, errors.New("never refused")
+		}
+	}
 }

@@ -188,6 +188,9 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		if s.err != nil {
 			pc.Kill()
 			w.removeSocketDir()
+			if r := run.Load(); r != nil && r.cmd.Process != nil {
+				return nil, r.startFailure(s.err)
+			}
 			return nil, s.err
 		}
 		s.client.wire = w

@@ -13,6 +13,8 @@ import (
 
 	"github.com/hashicorp/go-plugin/runner"
 	"golang.org/x/sys/unix"
+
+	"github.com/wardenhq/warden/contract"
 )
 
 // cmdRunner starts a child for go-plugin. It replaces go-plugin's own
@@ -36,6 +38,8 @@ type cmdRunner struct {
 	// pidfd turns readable when the child exits; -1 without one.
 	pidfd           int
 	throttledStdout io.ReadCloser
+	// tail is the end of the child's stderr (startFailure).
+	tail stderrTail
 }
 
 var _ runner.Runner = (*cmdRunner)(nil)
@@ -75,7 +79,7 @@ func (r *cmdRunner) Start(context.Context) error {
 	r.throttledStdout = throttledReadCloser{&throttle{r: r.stdout, exited: r.exitedWithin, allowance: stderrReadBurst, last: time.Now()}, r.stdout}
 	go func() {
 		defer close(r.stderrDone)
-		(&stderrLog{log: r.logger, pid: pid}).run(r.stderr, r.exitedWithin)
+		(&stderrLog{log: r.logger, pid: pid, tail: &r.tail}).run(r.stderr, r.exitedWithin)
 	}()
 	return nil
 }
@@ -155,4 +159,35 @@ func (r *cmdRunner) abandon() {
 	if p := r.proc.Load(); p != nil {
 		p.Kill()
 	}
+}
+
+// startFailure is the error of a child whose handshake failed with err,
+// once go-plugin has let go of it (the child is dead and reaped): a
+// SandboxError with the child's own reason. go-plugin reports a child
+// that exits before its handshake as an unrecognised message on stdout
+// ("Unrecognized remote plugin message"), which says nothing of why;
+// the child said why on stderr, and its exit status says how it ended.
+// go-plugin's words stay only for a child that did not exit by itself
+// (a handshake that timed out, or a wrong line on stdout).
+func (r *cmdRunner) startFailure(err error) error {
+	// The rest of stderr arrives as the dead child's pipe drains.
+	select {
+	case <-r.stderrDone:
+	case <-time.After(time.Second):
+	}
+	status := "not started"
+	exited := false
+	if st := r.cmd.ProcessState; st != nil {
+		status = st.String()
+		exited = st.Exited()
+	}
+	tail := r.tail.String()
+	if tail == "" {
+		tail = "nothing"
+	}
+	msg := fmt.Sprintf("the child failed its start-up (%s); its stderr ended with: %s", status, tail)
+	if !exited {
+		msg += "; handshake: " + err.Error()
+	}
+	return fmt.Errorf("ipc: start child: %w", &contract.Error{Type: contract.SandboxError, Message: msg})
 }

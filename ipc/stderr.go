@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -46,6 +49,10 @@ type stderrLog struct {
 	logged int // bytes of lines logged so far
 
 	droppedLines, droppedBytes int64
+
+	// tail keeps the child's last lines, logged or not, for the error of
+	// a child that fails its start-up (startFailure).
+	tail *stderrTail
 }
 
 // run reads r to its end (the child and everything that inherited its
@@ -81,6 +88,9 @@ func (s *stderrLog) run(r io.Reader, exited func(d time.Duration) bool) {
 func (s *stderrLog) line(b []byte, truncated bool) {
 	if !truncated && b[len(b)-1] == '\n' {
 		b = b[:len(b)-1]
+	}
+	if s.tail != nil {
+		s.tail.add(b)
 	}
 	now := time.Now()
 	s.tokens = min(stderrBurst, s.tokens+now.Sub(s.last).Seconds()*stderrLinesPerSecond)
@@ -157,4 +167,42 @@ func (r endReader) Close() error { return nil }
 func StderrBounds() string {
 	return fmt.Sprintf("read as text under one fixed message, never parsed as log records: lines cut at %d KiB, at most %d lines/s (burst %d) and %d KiB per child, the rest dropped and counted; reading throttled to %d KiB/s past %d MiB",
 		stderrLineBytes>>10, stderrLinesPerSecond, stderrBurst, stderrTotalBytes>>10, stderrReadRate>>10, stderrReadBurst>>20)
+}
+
+// stderrTail holds a child's last stderrTailLines lines, each cut at
+// stderrTailLineBytes: what a child that fails its start-up said last
+// (it logs its reason there before it exits).
+type stderrTail struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+const (
+	stderrTailLines     = 4
+	stderrTailLineBytes = 512
+)
+
+func (t *stderrTail) add(b []byte) {
+	if len(b) > stderrTailLineBytes {
+		b = b[:stderrTailLineBytes]
+	}
+	line := strings.ToValidUTF8(string(b), "?")
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lines = append(t.lines, line)
+	if len(t.lines) > stderrTailLines {
+		t.lines = t.lines[len(t.lines)-stderrTailLines:]
+	}
+}
+
+// String is the tail as one line, each line quoted (they are the
+// child's bytes).
+func (t *stderrTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	q := make([]string, len(t.lines))
+	for i, l := range t.lines {
+		q[i] = strconv.Quote(l)
+	}
+	return strings.Join(q, " ")
 }

@@ -96,7 +96,8 @@ func (s *Supervisor) fillCache(ctx context.Context) (*cacheState, error) {
 // supervisor's own uid and before any untrusted code exists: it compiles
 // the QuickJS module into the cache (or loads it from there) and exits.
 func (s *Supervisor) runCompileChild(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
+	bound := max(s.cfg.StartTimeout, compileMinTimeout)
+	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	cfg, err := json.Marshal(ipc.ChildConfig{
 		CompileOnly: true,
@@ -119,7 +120,7 @@ func (s *Supervisor) runCompileChild(ctx context.Context) error {
 	start := time.Now()
 	err = cmd.Run()
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("supervisor: the compile child did not fill the compilation cache %s within %v (Config.StartTimeout)", s.cfg.CacheDir, s.cfg.StartTimeout)
+		return fmt.Errorf("supervisor: the compile child did not fill the compilation cache %s within %v (Config.StartTimeout, at least %v)", s.cfg.CacheDir, bound, compileMinTimeout)
 	}
 	if err != nil {
 		return fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", s.cfg.CacheDir, err, strings.TrimSpace(stderr.String()))
@@ -131,6 +132,15 @@ func (s *Supervisor) runCompileChild(ctx context.Context) error {
 	}
 	return nil
 }
+
+// compileMinTimeout is the least time the compile child gets, whatever
+// Config.StartTimeout says. Compiling QuickJS takes about 0.3 s of CPU
+// here (README) but over 10 s on a slow or emulated machine (the VM
+// lane's guests), and a compile killed part-way starts over from nothing
+// at the next spawn: a bound below what the machine needs is never met,
+// and no child ever starts. (A variable for the test of a hung compile
+// child.)
+var compileMinTimeout = time.Minute
 
 // tailBuffer keeps the last 2 KiB written to it: the compile child's
 // stderr, for the error message.

@@ -43,20 +43,26 @@ func (e *CacheError) Is(target error) bool { return target == ErrUnsafeCache }
 const RootCacheDir = "/var/cache/warden/wazero"
 
 // DefaultCacheDir is where the compilation cache goes when Config.CacheDir
-// is empty: RootCacheDir as root, else $XDG_CACHE_HOME/warden/wazero or
-// $HOME/.cache/warden/wazero (os.UserCacheDir). With neither variable set
-// (common under service managers) there is no default, and the error
-// says what to set: never a predictable path under /tmp, where another
-// user could create the directory first.
+// is empty: $CACHE_DIRECTORY/wazero in a systemd unit with
+// CacheDirectory= (the first, if it names several), else RootCacheDir as
+// root, else $XDG_CACHE_HOME/warden/wazero or $HOME/.cache/warden/wazero
+// (os.UserCacheDir). With none of these set (common under service
+// managers) there is no default, and the error says what to set: never a
+// predictable path under /tmp, where another user could create the
+// directory first.
 func DefaultCacheDir() (string, error) { return defaultCacheDir(os.Geteuid()) }
 
 func defaultCacheDir(euid int) (string, error) {
+	// systemd made this directory for the unit, owned by its user.
+	if d, _, _ := strings.Cut(os.Getenv("CACHE_DIRECTORY"), ":"); filepath.IsAbs(d) {
+		return filepath.Join(d, "wazero"), nil
+	}
 	if euid == 0 {
 		return RootCacheDir, nil
 	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("%w: %v; set Config.CacheDir (warden: --cache-dir) to a directory of your own, or set $XDG_CACHE_HOME or $HOME", ErrNoCacheDir, err)
+		return "", fmt.Errorf("%w: %v; set Config.CacheDir (warden: --cache-dir) to a directory of your own, set $XDG_CACHE_HOME or $HOME, or give a systemd unit CacheDirectory=", ErrNoCacheDir, err)
 	}
 	return filepath.Join(dir, "warden", "wazero"), nil
 }

@@ -160,28 +160,34 @@ func TestCacheDirCreated(t *testing.T) {
 }
 
 // TestDefaultCacheDir: no fallback under the temporary directory; as
-// root the default does not depend on $HOME.
+// root the default does not depend on $HOME; a systemd unit's
+// CacheDirectory= ($CACHE_DIRECTORY) comes first for any user.
 func TestDefaultCacheDir(t *testing.T) {
 	tests := []struct {
-		name      string
-		euid      int
-		xdg, home string
-		want      string // "" wants ErrNoCacheDir
+		name           string
+		euid           int
+		xdg, home      string
+		cacheDirectory string
+		want           string // "" wants ErrNoCacheDir
 	}{
-		{"root ignores HOME", 0, "", "/root", RootCacheDir},
-		{"root without HOME", 0, "", "", RootCacheDir},
-		{"user with XDG_CACHE_HOME", 1000, "/x/cache", "/home/u", "/x/cache/warden/wazero"},
-		{"user with HOME only", 1000, "", "/home/u", "/home/u/.cache/warden/wazero"},
-		{"user without HOME", 1000, "", "", ""},
+		{"root ignores HOME", 0, "", "/root", "", RootCacheDir},
+		{"root without HOME", 0, "", "", "", RootCacheDir},
+		{"user with XDG_CACHE_HOME", 1000, "/x/cache", "/home/u", "", "/x/cache/warden/wazero"},
+		{"user with HOME only", 1000, "", "/home/u", "", "/home/u/.cache/warden/wazero"},
+		{"user without HOME", 1000, "", "", "", ""},
+		{"user under systemd's CacheDirectory", 1000, "", "", "/var/cache/warden", "/var/cache/warden/wazero"},
+		{"user with several CacheDirectory", 1000, "", "/home/u", "/var/cache/a:/var/cache/b", "/var/cache/a/wazero"},
+		{"root under systemd's CacheDirectory", 0, "", "", "/var/cache/svc", "/var/cache/svc/wazero"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("XDG_CACHE_HOME", tc.xdg)
 			t.Setenv("HOME", tc.home)
+			t.Setenv("CACHE_DIRECTORY", tc.cacheDirectory)
 			got, err := defaultCacheDir(tc.euid)
 			if tc.want == "" {
-				if !errors.Is(err, ErrNoCacheDir) || !strings.Contains(err.Error(), "Config.CacheDir") {
-					t.Fatalf("want ErrNoCacheDir naming Config.CacheDir, got %q, %v", got, err)
+				if !errors.Is(err, ErrNoCacheDir) || !strings.Contains(err.Error(), "Config.CacheDir") || !strings.Contains(err.Error(), "--cache-dir") {
+					t.Fatalf("want ErrNoCacheDir naming Config.CacheDir and --cache-dir, got %q, %v", got, err)
 				}
 				return
 			}
@@ -189,6 +195,29 @@ func TestDefaultCacheDir(t *testing.T) {
 				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// A default cache the supervisor cannot make (a service user whose $HOME
+// does not exist, or is a file, or is /) fails New with an error that
+// names the setting to change, not only the mkdir that failed.
+func TestUnusableDefaultCacheDirNamesTheSetting(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("CACHE_DIRECTORY", "")
+	t.Setenv("HOME", file)
+	cfg := Config{}
+	err := resolveCacheDirAs(&cfg, nil, 1000)
+	if err == nil {
+		t.Fatalf("a cache under %s/.cache was accepted", file)
+	}
+	for _, want := range []string{"Config.CacheDir", "--cache-dir", "CacheDirectory=", file} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 }
 

@@ -75,7 +75,8 @@ type Config struct {
 	// StartTimeout bounds one child's whole start-up, one budget for the
 	// handshake, its first ping and opening its stream: a child still not
 	// ready then is killed and the spawn fails. It bounds the compile
-	// child's run too. Default 10s.
+	// child's run too, but never below a minute (compileMinTimeout).
+	// Default 10s.
 	StartTimeout time.Duration
 	// Defaults are the limits a request gets for the fields it leaves
 	// zero, and Caps the most it may ask for (a request above a cap is
@@ -196,8 +197,14 @@ func resolveChildCommand(cfg *Config) error {
 // prepares it for children of uids (nil: children keep the supervisor's
 // user).
 func resolveCacheDir(cfg *Config, uids *uidRange) error {
-	if cfg.CacheDir == "" {
-		dir, err := DefaultCacheDir()
+	return resolveCacheDirAs(cfg, uids, os.Geteuid())
+}
+
+// resolveCacheDirAs is resolveCacheDir for a supervisor of euid.
+func resolveCacheDirAs(cfg *Config, uids *uidRange, euid int) error {
+	defaulted := cfg.CacheDir == ""
+	if defaulted {
+		dir, err := defaultCacheDir(euid)
 		if err != nil {
 			return err
 		}
@@ -210,6 +217,11 @@ func resolveCacheDir(cfg *Config, uids *uidRange) error {
 		readerUID = uids.base
 	}
 	dir, err := prepareCacheDir(cfg.CacheDir, readerUID, readerUID)
+	if err != nil && defaulted {
+		// Nobody chose this place: say where it came from and what to set
+		// (a service's $HOME may not exist, or be /).
+		return fmt.Errorf("supervisor: the default compilation cache %s is unusable (set Config.CacheDir, warden --cache-dir, to a directory of the supervisor's user, or give a systemd unit CacheDirectory=): %w", cfg.CacheDir, err)
+	}
 	if err != nil {
 		return err
 	}

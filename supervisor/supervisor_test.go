@@ -65,7 +65,7 @@ var cacheDir string
 // testutil cannot import supervisor.)
 func newSup(t testing.TB, mod func(*Config)) *Supervisor {
 	t.Helper()
-	cfg := Config{CacheDir: cacheDir, PoolSize: 2}
+	cfg := Config{CacheDir: cacheDir, PoolSize: 2, QueueTimeout: testutil.Timeout(), StartTimeout: testutil.Timeout()}
 	if mod != nil {
 		mod(&cfg)
 	}

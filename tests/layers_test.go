@@ -240,7 +240,7 @@ func TestLayerUnprivilegedUser(t *testing.T) {
 // cgroup directory of this supervisor remains.
 func TestCgroupsCleanedUp(t *testing.T) {
 	requireCgroups(t)
-	s, err := supervisor.New(supervisor.Config{CacheDir: cacheDir, PoolSize: 2, Cgroups: supervisor.CgroupsRequired})
+	s, err := supervisor.New(supervisor.Config{CacheDir: cacheDir, PoolSize: 2, Cgroups: supervisor.CgroupsRequired, QueueTimeout: testutil.Timeout(), StartTimeout: testutil.Timeout()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,11 +282,20 @@ func ownWardenCgroups(t *testing.T) []string {
 		if len(f) != 3 {
 			continue
 		}
-		root := "/sys/fs/cgroup/" + f[1]
+		root, dir := "/sys/fs/cgroup/"+f[1], f[2]
 		if f[1] == "" {
-			root = "/sys/fs/cgroup/unified"
+			// v2: the unified hierarchy of a hybrid host, or the whole
+			// hierarchy; on v2 the supervisor has moved itself into a
+			// leaf beside its groups.
+			root = "/sys/fs/cgroup"
+			if _, err := os.Stat("/sys/fs/cgroup/unified"); err == nil {
+				root = "/sys/fs/cgroup/unified"
+			}
+			if filepath.Base(dir) == "supervisor" {
+				dir = filepath.Dir(dir)
+			}
 		}
-		matches, _ := filepath.Glob(filepath.Join(root, f[2], "warden-"+strconv.Itoa(os.Getpid())+"*"))
+		matches, _ := filepath.Glob(filepath.Join(root, dir, "warden-"+strconv.Itoa(os.Getpid())+"*"))
 		out = append(out, matches...)
 	}
 	return out

@@ -25,7 +25,7 @@ var cacheDir string
 // test ends.
 func newSupervisor(t *testing.T, mod func(*supervisor.Config)) *supervisor.Supervisor {
 	t.Helper()
-	cfg := supervisor.Config{CacheDir: cacheDir, PoolSize: 2}
+	cfg := supervisor.Config{CacheDir: cacheDir, PoolSize: 2, QueueTimeout: testutil.Timeout(), StartTimeout: testutil.Timeout()}
 	if mod != nil {
 		mod(&cfg)
 	}

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 // PublicDir makes a directory under the temporary directory that other
@@ -44,13 +45,39 @@ func TempPublicDir(t testing.TB) string {
 	return d
 }
 
+// CacheDirEnv names a compilation cache every test binary shares
+// instead of making its own. The VM lane sets it: under emulation,
+// compiling QuickJS afresh in each test binary takes most of the
+// supervisor's queue timeout.
+const CacheDirEnv = "WARDEN_TEST_CACHE_DIR"
+
+// TimeoutEnv, when set to a Go duration, is the queue and start-up
+// timeout of the tests' supervisors (Timeout) instead of the defaults.
+// The VM lane sets it: under emulation a child starts tens of times
+// slower, and a few starting at once outlast the 5 s queue timeout.
+const TimeoutEnv = "WARDEN_TEST_TIMEOUT"
+
+// Timeout is TimeoutEnv's duration; 0 (the supervisor's defaults) when
+// it is unset or not a duration.
+func Timeout() time.Duration {
+	d, _ := time.ParseDuration(os.Getenv(TimeoutEnv))
+	return d
+}
+
 // RunWithCacheDir runs a test binary's tests with a compilation cache
 // directory shared by them: it sets *dir, runs m (in a temporary
 // directory of its own, as RunInTempDir), removes the cache and returns
 // m's exit code. Call it from TestMain after child.RunIfChild, so that
 // children never create one.
+//
+// With CacheDirEnv set, *dir is that directory instead, shared with
+// other test binaries and left in place.
 func RunWithCacheDir(m *testing.M, dir *string) int {
 	return RunInTempDir(func() int {
+		if shared := os.Getenv(CacheDirEnv); shared != "" {
+			*dir = shared
+			return m.Run()
+		}
 		// The cache is a directory below d, so that what the in-process
 		// engine keeps beside it (DIR-in-process) goes when d goes.
 		d, err := PublicDir("warden-cache")
