@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -105,7 +106,9 @@ func TestSnapshotRunsLikeInit(t *testing.T) {
 		{Code: "return await host.request('thing', {a: 1})"},
 		{Code: "const m = new Map([[{}, 1], ['k', 2]]); const s = new Set([1, 'a']); return [m.get('k'), s.has('a'), m.size]"},
 		{Code: "function f() { return f() + 1 } return f()"},
-		{Code: "let a = []; for (;;) a.push('x'.repeat(1 << 20) + a.length)"},
+		// A long deadline: on a loaded machine the default 1 s could pass
+		// before the memory runs out, on one side and not the other.
+		{Code: "let a = []; for (;;) a.push('x'.repeat(1 << 20) + a.length)", Limits: contract.Limits{Timeout: 20 * time.Second}},
 		{Code: "throw new TypeError('boom')"},
 		{Code: "}); (function () {"},
 		{Code: "const {x} = await import('m'); return x", Modules: map[string]string{"m": "export const x = 7"}},
