@@ -40,9 +40,10 @@ func (m *Manager) initV2(ctx context.Context, cfg Config, h host) error {
 		if m.ancestors, err = mkdirAllTracked(baseDir); err != nil {
 			return fmt.Errorf("cgroup: create parent %s: %w", baseDir, err)
 		}
-	case baseRel != "/":
+	case !isHierarchyRoot(baseDir):
 		// The root cgroup is exempt from the no-internal-processes rule;
-		// any other cgroup must hold no process to enable controllers.
+		// any other cgroup must hold no process to enable controllers,
+		// including the root of a cgroup namespace (a container's "/").
 		if err := m.moveToLeaf(baseDir); err != nil {
 			return err
 		}
@@ -90,6 +91,15 @@ func (m *Manager) initV2(ctx context.Context, cfg Config, h host) error {
 		m.log.Warn("no memory.swap.max (swap accounting off): swap is not capped")
 	}
 	return nil
+}
+
+// isHierarchyRoot reports whether dir is the root of the whole v2
+// hierarchy, the one cgroup with no cgroup.type file. Its path seen from
+// a cgroup namespace (a container's) is "/" too, but there it is an
+// ordinary cgroup, bound by the no-internal-processes rule.
+func isHierarchyRoot(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "cgroup.type"))
+	return errors.Is(err, os.ErrNotExist)
 }
 
 // moveToLeaf moves every process of dir into dir/supervisor.

@@ -220,3 +220,35 @@ func helperV2(_ []string) int {
 	}
 	return report(helperReport{Dirs: []string{parent}})
 }
+
+// TestIsHierarchyRootOnlyForTheRealRoot: a container's cgroup namespace
+// shows its cgroup as "/", which once made New skip the move into the
+// supervisor leaf there and fail to enable controllers (the VM lane's
+// podman-privileged-doctor-every-layer). Only the hierarchy's real root,
+// which has no cgroup.type, is exempt.
+func TestIsHierarchyRootOnlyForTheRealRoot(t *testing.T) {
+	var root string
+	for _, p := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
+		var st unix.Statfs_t
+		if unix.Statfs(p, &st) == nil && st.Type == unix.CGROUP2_SUPER_MAGIC {
+			root = p
+			break
+		}
+	}
+	if root == "" {
+		t.Skip("skipping: no cgroup v2 hierarchy mounted at /sys/fs/cgroup or /sys/fs/cgroup/unified")
+	}
+	if !isHierarchyRoot(root) {
+		t.Errorf("isHierarchyRoot(%s) = false, want true", root)
+	}
+	// Any cgroup below the root is bound by the rule, even when it is
+	// the root of a cgroup namespace; make one when none exists.
+	sub, err := os.MkdirTemp(root, "warden-roottest-")
+	if err != nil {
+		t.Skipf("skipping: cannot create a cgroup below %s: %v", root, err)
+	}
+	defer unix.Rmdir(sub)
+	if isHierarchyRoot(sub) {
+		t.Errorf("isHierarchyRoot(%s) = true, want false", sub)
+	}
+}

@@ -21,13 +21,17 @@
 #
 # Environment: IMAGE_ARCHIVE (default bin/image.tar), WARDEN (the host's
 # binary for `run --server`, default bin/warden), PORT (host port,
-# default 18080). Exit status 0 only if every step passed.
+# default 18080), NETWORK (default: podman's network with the port
+# published on 127.0.0.1; "host": the host's network, the daemon listening
+# on 127.0.0.1:PORT, for hosts with no bridge, veth or netfilter modules,
+# like the VM lane's guest). Exit status 0 only if every step passed.
 set -eu
 
 mode=${1:-privileged}
 archive=${IMAGE_ARCHIVE:-bin/image.tar}
 warden=${WARDEN:-bin/warden}
 port=${PORT:-18080}
+network=${NETWORK:-}
 name=warden-podman-run-$$
 
 fail() { echo "podman-run: FAIL: $*" >&2; exit 1; }
@@ -60,11 +64,17 @@ printf '%s\n' "$token" >"$tmp/token"
 printf 'vm %s\n' "$(printf %s "$token" | sha256sum | cut -d' ' -f1)" >"$tmp/tokens"
 chmod 0644 "$tmp/tokens"
 
+case $network in
+host) net="--network host" listen=127.0.0.1:$port ;;
+'') net="-p 127.0.0.1:$port:8080" listen=0.0.0.0:8080 ;;
+*) fail "unknown NETWORK $network (want host or nothing)" ;;
+esac
+
 step "starting the daemon ($mode)"
-# shellcheck disable=SC2086 # opts is a list of options
-podman run -d --name "$name" $opts -p "127.0.0.1:$port:8080" \
+# shellcheck disable=SC2086 # opts and net are lists of options
+podman run -d --name "$name" $opts $net \
 	-v "$tmp/tokens:/etc/warden/tokens:ro" \
-	"$image" --listen 0.0.0.0:8080 --tokens /etc/warden/tokens >/dev/null
+	"$image" --listen "$listen" --tokens /etc/warden/tokens >/dev/null
 
 i=0
 until curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do

@@ -12,8 +12,11 @@
 #                        initramfs; KEY hashes the package list, the options
 #                        and the host's apt sources, so a changed input
 #                        makes a new one (old ones are removed)
+#   image/, image.tar    the container image of bin/warden, as `make image`
+#                        writes it (build/image)
 #   out/systemd.cpio     rootfs-KEY.cpio plus an overlay with bin/warden,
-#                        the units and tests/vm/systemd-checks.sh
+#                        the units, tests/vm/systemd-checks.sh, the image
+#                        and deploy/podman-run.sh
 #
 # Missing host tools are installed with apt-get, as .ci/run does for make.
 # Every step is bounded in time (timeout).
@@ -105,7 +108,8 @@ pack "$probe" "$VM_DIR/out/probe.cpio"
 
 # The systemd root filesystem, cached by its inputs.
 if [ "${WARDEN_VM_SYSTEMD:-1}" != 0 ]; then
-	pkgs=systemd,systemd-sysv,udev,iproute2,procps
+	# podman (with crun, not runc) and curl: deploy/podman-run.sh.
+	pkgs=systemd,systemd-sysv,udev,iproute2,procps,podman,crun,curl
 	suite=bookworm
 	# The image's inputs: these options, and the host's apt sources.
 	set -- --quiet --variant=apt --include="$pkgs" \
@@ -141,6 +145,17 @@ if [ "${WARDEN_VM_SYSTEMD:-1}" != 0 ]; then
 		cp deploy/systemd/warden.service "$ov/vm/deploy/"
 		[ ! -f deploy/systemd/config.yaml ] || cp deploy/systemd/config.yaml "$ov/vm/deploy/"
 	fi
+	# The container image of the binary under test, as `make image` makes
+	# it, for deploy/podman-run.sh (podman-checks.sh), and podman's
+	# settings for a guest with no kernel modules and an initramfs root.
+	log "building the container image"
+	timeout 600 $GO run ./build/image -binary "$bins/warden" -out "$VM_DIR/image" 2>&1
+	cp "$VM_DIR/image.tar" "$ov/vm/image.tar"
+	mkdir -p "$ov/vm/deploy" "$ov/etc/containers"
+	cp deploy/podman-run.sh "$ov/vm/deploy/"
+	cp tests/vm/podman-checks.sh "$ov/vm/"
+	printf '[storage]\ndriver = "vfs"\nrunroot = "/run/containers/storage"\ngraphroot = "/var/lib/containers/storage"\n' >"$ov/etc/containers/storage.conf"
+	printf '[engine]\nno_pivot_root = true\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' >"$ov/etc/containers/containers.conf"
 	# An init for the kernel to find (the rootfs is the initramfs).
 	ln -s /lib/systemd/systemd "$ov/init"
 	pack "$ov" "$VM_DIR/out/overlay.cpio"

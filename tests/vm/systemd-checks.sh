@@ -70,6 +70,7 @@ check no-home-error-names-cache-dir no_home bare
 check no-home-cachedirectory-works no_home cachedir
 
 . /vm/daemon-checks.sh
+. /vm/podman-checks.sh
 
 vm_summary
 systemctl poweroff -f

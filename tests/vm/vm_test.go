@@ -83,9 +83,11 @@ func TestSystemd(t *testing.T) {
 		name:   "systemd",
 		initrd: img,
 		// The getty would wait for its serial device; the console is ours.
-		append:  "console=ttyS0 panic=-1 quiet loglevel=3 systemd.show_status=0 systemd.mask=serial-getty@ttyS0.service systemd.mask=getty.target",
-		memMiB:  1024,
-		timeout: durationEnv("WARDEN_VM_SYSTEMD_TIMEOUT", 300*time.Second),
+		append: "console=ttyS0 panic=-1 quiet loglevel=3 systemd.show_status=0 systemd.mask=serial-getty@ttyS0.service systemd.mask=getty.target",
+		// The root filesystem lives in a tmpfs of half the memory: with
+		// podman, the image and its unpacked copy, 1 GiB leaves no room.
+		memMiB:  2048,
+		timeout: durationEnv("WARDEN_VM_SYSTEMD_TIMEOUT", 480*time.Second),
 	})
 }
 
