@@ -47,6 +47,11 @@ type Report struct {
 	Samples []Sample `json:"audit_samples"`
 	After   Snapshot `json:"audit_after"`
 	Leaks   []string `json:"leaks"`
+	// RSSGrowth is the supervisor process's RSS over the last tenth of the
+	// executions against the first tenth (median of the samples in each),
+	// minus one: 0.05 is 5% growth. A soak's trend; short runs include
+	// the warm-up. Zero when either tenth has no sample.
+	RSSGrowth float64 `json:"rss_growth"`
 	// Server: the run went to a daemon (Config.Remote); the audit above
 	// is then of this client process, and DaemonBefore and DaemonAfter
 	// are the daemon's children by state.
@@ -117,6 +122,8 @@ type Sample struct {
 	FDs        int           `json:"fds"`
 	Processes  int           `json:"processes"`
 	Cgroups    int           `json:"cgroups"`
+	// Executions is how many executions had ended when it was taken.
+	Executions int `json:"executions"`
 }
 
 func percentiles(ms []float64) Percentiles {
@@ -205,7 +212,30 @@ func (rep *Report) build(base, mixed []record, mixElapsed time.Duration, cfg Con
 	if mixElapsed > 0 {
 		rep.Rate = float64(len(mixed)) / mixElapsed.Seconds()
 	}
+	rep.RSSGrowth = rssGrowth(rep.Samples, rep.Executions)
 	rep.OK = rep.Failures == 0 && len(rep.Leaks) == 0 && rep.SlowdownP50 <= rep.MaxSlowdown
+}
+
+// rssGrowth compares the median RSS of the samples taken during the first
+// tenth of n executions with that of the last tenth.
+func rssGrowth(samples []Sample, n int) float64 {
+	var first, last []int64
+	for _, s := range samples {
+		switch {
+		case s.Executions > 0 && s.Executions <= n/10:
+			first = append(first, s.RSSBytes)
+		case s.Executions >= n-n/10:
+			last = append(last, s.RSSBytes)
+		}
+	}
+	if len(first) == 0 || len(last) == 0 {
+		return 0
+	}
+	median := func(v []int64) float64 {
+		slices.Sort(v)
+		return float64(v[len(v)/2])
+	}
+	return median(last)/median(first) - 1
 }
 
 // WriteJSON writes the report as JSON.
@@ -279,6 +309,7 @@ func (rep *Report) writeText(w io.Writer) {
 	fmt.Fprintf(w, "temp entries     %6d %6d\n", len(rep.Before.TempEntries), len(rep.After.TempEntries))
 	fmt.Fprintf(w, "RSS MiB          %6.1f %6.1f %6.1f\n", mib(rep.Before.RSSBytes), mib(rep.After.RSSBytes), mib(peak(func(s Sample) int64 { return s.RSSBytes })))
 	fmt.Fprintf(w, "Go heap MiB      %6.1f %6.1f %6.1f\n", mib(rep.Before.HeapBytes), mib(rep.After.HeapBytes), mib(peak(func(s Sample) int64 { return s.HeapBytes })))
+	fmt.Fprintf(w, "RSS growth, first to last tenth of the executions: %+.1f%%\n", 100*rep.RSSGrowth)
 	if len(rep.Leaks) == 0 {
 		fmt.Fprintln(w, "left behind: nothing")
 	} else {

@@ -425,7 +425,8 @@ func (r *runner) sample(rep *Report) func() {
 			}
 			s := takeSnapshot(r.start, r.cfg.TempDirs)
 			rep.mu.Lock()
-			rep.Samples = append(rep.Samples, Sample{At: s.At, RSSBytes: s.RSSBytes, HeapBytes: s.HeapBytes, Goroutines: s.Goroutines, FDs: s.FDCount(), Processes: len(s.Processes), Cgroups: len(s.Cgroups)})
+			rep.Samples = append(rep.Samples, Sample{At: s.At, RSSBytes: s.RSSBytes, HeapBytes: s.HeapBytes, Goroutines: s.Goroutines, FDs: s.FDCount(), Processes: len(s.Processes), Cgroups: len(s.Cgroups),
+				Executions: int(r.done.Load())})
 			rep.mu.Unlock()
 			if r.cfg.Progress != nil && time.Since(lastProgress) >= time.Second {
 				lastProgress = time.Now()
