@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,5 +46,15 @@ func TestDataArgsDeeperThanTheHostTakes(t *testing.T) {
 	}, RunOptions{Handler: handler})
 	if !res.OK || string(res.Value) != `"host.request: arguments nested deeper than the 10000 levels the host takes"` || called {
 		t.Fatalf("got %s %+v (handler called: %v)", res.Value, res.Error, called)
+	}
+}
+
+// TestInputDeeperThanAnEnvelope: such input is the caller's error, and
+// the message says why rather than calling it invalid JSON.
+func TestInputDeeperThanAnEnvelope(t *testing.T) {
+	deep := strings.Repeat("[", contract.MaxJSONDepth+1) + strings.Repeat("]", contract.MaxJSONDepth+1)
+	res := run(t, contract.Request{Code: "return 1", Input: json.RawMessage(deep)}, RunOptions{})
+	if res.OK || res.Error.Type != contract.ContractError || !strings.Contains(res.Error.Message, "nested deeper than the 10000 levels") {
+		t.Fatalf("got %+v, want a ContractError saying the input is nested too deep", res.Error)
 	}
 }

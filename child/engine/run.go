@@ -110,7 +110,7 @@ func validate(req contract.Request, limits contract.Limits) *contract.Error {
 		return contract.Errorf(contract.ContractError, "code is not valid UTF-8")
 	}
 	if len(req.Input) > 0 && !json.Valid(req.Input) {
-		return contract.Errorf(contract.ContractError, "input is not valid JSON")
+		return contract.Errorf(contract.ContractError, "input is %s", contract.WhyNotJSON(req.Input))
 	}
 	return nil
 }
@@ -201,10 +201,6 @@ func (vm *VM) execute(code, input string) (string, *contract.Error) {
 	}
 }
 
-// maxJSONDepth is the deepest nesting encoding/json takes, and so the
-// deepest a result or a host.request argument can be.
-const maxJSONDepth = 10000
-
 // finish stringifies the settled value inside the guest and checks the
 // output limit on the JSON bytes before copying them out.
 func (vm *VM) finish(value uint32) (string, *contract.Error) {
@@ -231,7 +227,7 @@ func (vm *VM) finish(value uint32) (string, *contract.Error) {
 	// nests deeper than encoding/json's 10,000 levels: no envelope can
 	// carry that, and the supervisor would take it for a broken child.
 	if !json.Valid(b) {
-		return "", contract.Errorf(contract.UserCodeError, "the result is not JSON-serializable: nested deeper than the %d levels an envelope can carry", maxJSONDepth)
+		return "", contract.Errorf(contract.UserCodeError, "the result is not JSON-serializable: nested deeper than the %d levels an envelope can carry", contract.MaxJSONDepth)
 	}
 	return string(b), nil
 }

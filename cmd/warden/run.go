@@ -101,7 +101,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 		o.req.Input = b
 	}
 	if len(o.req.Input) > 0 && !json.Valid(o.req.Input) {
-		return nil, errors.New("the input is not valid JSON")
+		return nil, fmt.Errorf("the input is %s", contract.WhyNotJSON(o.req.Input))
 	}
 	if *dataFile != "" {
 		b, err := readFileCapped("--data", *dataFile, maxDataFileBytes)
