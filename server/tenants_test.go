@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // TestQuotasIsolateTenants: acme at its concurrency quota and then at its
@@ -192,7 +193,7 @@ func TestConfigRejectsNamingTheKey(t *testing.T) {
 // TestTokensNeverLogged: the daemon's logs (at debug level) and metrics
 // never carry a token or its hash, even a wrong token.
 func TestTokensNeverLogged(t *testing.T) {
-	var logs lockedBuffer
+	var logs testutil.SyncBuffer
 	d := startDaemonLog(t, nil, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	d.call(t, "POST", "/v1/executions", "wrong-secret-token", `{"code":"return 1"}`)
 	d.call(t, "POST", "/v1/executions", acmeToken, `{"code":"return 1"}`)

@@ -399,29 +399,11 @@ func wardenCgroups(pid int) []string {
 
 func waitABit() { time.Sleep(5 * time.Millisecond) }
 
-// syncBuffer is a bytes.Buffer safe for the logger's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestGuestCannotForgeLogs: go-plugin parses a child's stderr as log
 // records; guest output never reaches it, so a script cannot forge a
 // supervisor log line.
 func TestGuestCannotForgeLogs(t *testing.T) {
-	var logs syncBuffer
+	var logs testutil.SyncBuffer
 	s := newSup(t, func(c *Config) {
 		c.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -46,25 +44,8 @@ func sha(tok string) string {
 type daemonProc struct {
 	cmd  *exec.Cmd
 	url  string
-	logs *lockedBuffer
+	logs *testutil.SyncBuffer
 	done chan struct{} // closed when the process is reaped
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // startServe starts `warden serve ARGS` (on an ephemeral loopback port,
@@ -91,7 +72,7 @@ func startServe(t *testing.T, wrap []string, extra []*os.File, env []string, arg
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &daemonProc{cmd: cmd, logs: &lockedBuffer{}, done: make(chan struct{})}
+	p := &daemonProc{cmd: cmd, logs: &testutil.SyncBuffer{}, done: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

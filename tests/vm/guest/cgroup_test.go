@@ -235,7 +235,7 @@ func TestGroupsOfAKilledSupervisorAreRemoved(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestGroupsOfAKilledSupervisorAreRemoved$")
 	// Its TMPDIR is ours to remove: it dies before it can.
 	cmd.Env = append(os.Environ(), "WARDEN_GUEST_DEAD_SUPERVISOR=1", "WARDEN_GUEST_PARENT="+parent, "TMPDIR="+t.TempDir())
-	var out syncBuffer
+	var out testutil.SyncBuffer
 	cmd.Stdout = &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
