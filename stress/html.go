@@ -17,9 +17,11 @@ import (
 func (rep *Report) WriteHTML(w io.Writer) error {
 	rep.mu.Lock()
 	defer rep.mu.Unlock()
-	lat := make([]xy, len(rep.Latency))
-	for i, p := range rep.Latency {
-		lat[i] = xy{p.At.Seconds(), p.MS}
+	var latMax, latMean []xy
+	for _, w := range rep.Latency {
+		mid := ((w.From + w.To) / 2).Seconds()
+		latMax = append(latMax, xy{mid, w.MaxMS})
+		latMean = append(latMean, xy{mid, w.MeanMS})
 	}
 	rss := make([]xy, len(rep.Samples))
 	procs := make([]xy, len(rep.Samples))
@@ -30,32 +32,43 @@ func (rep *Report) WriteHTML(w io.Writer) error {
 	var text strings.Builder
 	rep.writeText(&text)
 	return page().Execute(w, map[string]any{
-		"R":       rep,
-		"Text":    text.String(),
-		"Latency": template.HTML(plot("latency", "benign latency (ms) by when it ended (s)", lat, false)),
-		"RSS":     template.HTML(plot("rss", "supervisor RSS (MiB) over the run (s)", rss, true)),
-		"Procs":   template.HTML(plot("processes", "children alive over the run (s)", procs, true)),
-		"Now":     time.Now().UTC().Format(time.RFC3339),
+		"R":    rep,
+		"Text": text.String(),
+		"Latency": template.HTML(plot("latency", "benign latency (ms) over the run (s): maximum (dots) and mean (line) of each window",
+			curve{pts: latMax, dots: true, color: "#d0702a"}, curve{pts: latMean, color: "#2a6fdb"})),
+		"RSS":   template.HTML(plot("rss", "supervisor RSS (MiB) over the run (s)", curve{pts: rss, color: "#2a6fdb"})),
+		"Procs": template.HTML(plot("processes", "children alive over the run (s)", curve{pts: procs, color: "#2a6fdb"})),
+		"Now":   time.Now().UTC().Format(time.RFC3339),
 	})
 }
 
 type xy struct{ x, y float64 }
 
-// plot draws points as an SVG chart with axes and their ranges: a line
-// when line is set, dots otherwise.
-func plot(id, title string, pts []xy, line bool) string {
+// curve is one data series of a plot: a line, or dots.
+type curve struct {
+	pts   []xy
+	dots  bool
+	color string
+}
+
+// plot draws curves as one SVG chart with axes and their ranges, scaled
+// to the highest of them.
+func plot(id, title string, curves ...curve) string {
 	const w, h, pad = 760.0, 220.0, 40.0
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg id="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`, id, int(w), int(h), int(w), int(h))
 	fmt.Fprintf(&b, `<text x="%d" y="14" font-size="12">%s</text>`, int(pad), template.HTMLEscapeString(title))
 	fmt.Fprintf(&b, `<line x1="%v" y1="%v" x2="%v" y2="%v" stroke="#888"/><line x1="%v" y1="%v" x2="%v" y2="%v" stroke="#888"/>`, pad, h-pad, w-10, h-pad, pad, 20, pad, h-pad)
-	if len(pts) == 0 {
+	maxX, maxY, n := 0.0, 0.0, 0
+	for _, c := range curves {
+		for _, p := range c.pts {
+			maxX, maxY = max(maxX, p.x), max(maxY, p.y)
+		}
+		n += len(c.pts)
+	}
+	if n == 0 {
 		b.WriteString(`<text x="60" y="100" font-size="12">no data</text></svg>`)
 		return b.String()
-	}
-	maxX, maxY := 0.0, 0.0
-	for _, p := range pts {
-		maxX, maxY = max(maxX, p.x), max(maxY, p.y)
 	}
 	maxX, maxY = max(maxX, 1e-9), max(maxY*1.05, 1e-9)
 	sx := func(x float64) float64 { return pad + x/maxX*(w-10-pad) }
@@ -63,16 +76,18 @@ func plot(id, title string, pts []xy, line bool) string {
 	fmt.Fprintf(&b, `<text x="%v" y="%v" font-size="10" text-anchor="end">%.1f</text>`, pad-4, 24, maxY/1.05)
 	fmt.Fprintf(&b, `<text x="%v" y="%v" font-size="10" text-anchor="end">0</text>`, pad-4, h-pad)
 	fmt.Fprintf(&b, `<text x="%v" y="%v" font-size="10" text-anchor="end">%.0f s</text>`, w-10, h-pad+14, maxX)
-	if line {
-		b.WriteString(`<polyline fill="none" stroke="#2a6fdb" stroke-width="1.5" points="`)
-		for _, p := range pts {
+	for _, c := range curves {
+		if c.dots {
+			for _, p := range c.pts {
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="1.5" fill="%s"/>`, sx(p.x), sy(p.y), c.color)
+			}
+			continue
+		}
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="`, c.color)
+		for _, p := range c.pts {
 			fmt.Fprintf(&b, "%.1f,%.1f ", sx(p.x), sy(p.y))
 		}
 		b.WriteString(`"/>`)
-	} else {
-		for _, p := range pts {
-			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="1.5" fill="#2a6fdb"/>`, sx(p.x), sy(p.y))
-		}
 	}
 	b.WriteString(`</svg>`)
 	return b.String()

@@ -38,13 +38,15 @@ type Report struct {
 	SlowdownP50 float64     `json:"slowdown_p50"`
 	SlowdownP99 float64     `json:"slowdown_p99"`
 	MaxSlowdown float64     `json:"max_slowdown"`
-	// Latency is every benign execution of the mixed run: when it ended
-	// and how long it took.
-	Latency []Point `json:"benign_latency"`
+	// Latency is the benign executions of the mixed run over time, in at
+	// most 1,000 windows of equally many executions.
+	Latency []Window `json:"benign_latency"`
 	// The leak audit: before the supervisor existed, sampled during,
-	// after it closed, and what was left.
+	// after it closed, and what was left. Samples are thinned to at most
+	// 2,000 (evenly spaced); Peak is the highest of every reading.
 	Before  Snapshot `json:"audit_before"`
 	Samples []Sample `json:"audit_samples"`
+	Peak    Sample   `json:"audit_peak"`
 	After   Snapshot `json:"audit_after"`
 	Leaks   []string `json:"leaks"`
 	// RSSGrowth is the supervisor process's RSS over the last tenth of the
@@ -107,10 +109,15 @@ type Percentiles struct {
 	Max float64 `json:"max_ms"`
 }
 
-// Point is one execution's latency at the time it ended.
-type Point struct {
-	At time.Duration `json:"at_ns"`
-	MS float64       `json:"ms"`
+// Window is the benign executions of one stretch of the mixed run: when
+// the first and the last ended, how many, their mean and their maximum
+// latency.
+type Window struct {
+	From   time.Duration `json:"from_ns"`
+	To     time.Duration `json:"to_ns"`
+	N      int           `json:"n"`
+	MeanMS float64       `json:"mean_ms"`
+	MaxMS  float64       `json:"max_ms"`
 }
 
 // Sample is one audit reading during the run.
@@ -126,82 +133,25 @@ type Sample struct {
 	Executions int `json:"executions"`
 }
 
-func percentiles(ms []float64) Percentiles {
-	if len(ms) == 0 {
-		return Percentiles{}
-	}
-	s := slices.Clone(ms)
-	slices.Sort(s)
-	at := func(q float64) float64 { return s[min(len(s)-1, int(q*float64(len(s))))] }
-	return Percentiles{N: len(s), P50: at(0.5), P90: at(0.9), P99: at(0.99), Max: s[len(s)-1]}
-}
-
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// build fills the report from the two phases' records.
-func (rep *Report) build(base, mixed []record, mixElapsed time.Duration, cfg Config) {
+// build fills the report from the tally of both phases.
+func (rep *Report) build(t *tally, mixElapsed time.Duration) {
 	rep.mu.Lock()
 	defer rep.mu.Unlock()
-	scripts := map[string]*ScriptResult{}
-	cats := map[string]*CategoryResult{}
-	var baseMS, mixMS []float64
-	for _, r := range base {
-		baseMS = append(baseMS, millis(r.rep.Elapsed))
-	}
-	all := append(slices.Clone(base), mixed...)
-	for _, r := range all {
-		s := r.rep.Script
-		sr := scripts[s.Name]
-		if sr == nil {
-			sr = &ScriptResult{Name: s.Name, Category: s.Category, Source: s.Source, Known: s.Known, Expect: s.Expect.String()}
-			scripts[s.Name] = sr
-		}
-		cr := cats[s.Category]
-		if cr == nil {
-			cr = &CategoryResult{Name: s.Category}
-			cats[s.Category] = cr
-		}
-		rep.Executions++
-		switch {
-		case r.rep.Err == nil:
-			sr.Passed++
-			cr.Passed++
-		case isSkipped(r.rep.Err):
-			sr.Skipped++
-			cr.Skipped++
-			rep.Skipped++
-		case s.Known != "":
-			sr.Failed++
-			cr.Known++
-			rep.Known++
-		default:
-			sr.Failed++
-			cr.Failed++
-			rep.Failures++
-		}
-		if r.rep.Err != nil && !isSkipped(r.rep.Err) && len(sr.Failures) < maxFailuresKept {
-			env := r.rep.Result
-			env.Stats = contract.Stats{QueueWaitMS: env.Stats.QueueWaitMS, WallMS: env.Stats.WallMS, ChildPID: env.Stats.ChildPID}
-			sr.Failures = append(sr.Failures, Failure{Error: r.rep.Err.Error(), Envelope: env})
-		}
-	}
-	for _, r := range mixed {
-		if r.kind == "benign" {
-			ms := millis(r.rep.Elapsed)
-			mixMS = append(mixMS, ms)
-			rep.Latency = append(rep.Latency, Point{At: r.at, MS: ms})
-		}
-	}
-	sort.Slice(rep.Latency, func(i, j int) bool { return rep.Latency[i].At < rep.Latency[j].At })
-	for _, sr := range scripts {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rep.Executions, rep.Failures, rep.Known, rep.Skipped = t.executions, t.failures, t.known, t.skipped
+	for _, sr := range t.scripts {
 		rep.Scripts = append(rep.Scripts, *sr)
 	}
 	sort.Slice(rep.Scripts, func(i, j int) bool { return rep.Scripts[i].Name < rep.Scripts[j].Name })
-	for _, cr := range cats {
+	for _, cr := range t.categories {
 		rep.Categories = append(rep.Categories, *cr)
 	}
 	sort.Slice(rep.Categories, func(i, j int) bool { return rep.Categories[i].Name < rep.Categories[j].Name })
-	rep.Baseline, rep.During = percentiles(baseMS), percentiles(mixMS)
+	rep.Latency = slices.Clone(t.latency.windows)
+	rep.Baseline, rep.During = t.baseline.percentiles(), t.during.percentiles()
 	if rep.Baseline.P50 > 0 {
 		rep.SlowdownP50 = rep.During.P50 / rep.Baseline.P50
 	}
@@ -210,7 +160,7 @@ func (rep *Report) build(base, mixed []record, mixElapsed time.Duration, cfg Con
 	}
 	rep.WallSeconds = rep.After.At.Seconds()
 	if mixElapsed > 0 {
-		rep.Rate = float64(len(mixed)) / mixElapsed.Seconds()
+		rep.Rate = float64(t.mixedN) / mixElapsed.Seconds()
 	}
 	rep.RSSGrowth = rssGrowth(rep.Samples, rep.Executions)
 	rep.OK = rep.Failures == 0 && len(rep.Leaks) == 0 && rep.SlowdownP50 <= rep.MaxSlowdown
@@ -295,20 +245,14 @@ func (rep *Report) writeText(w io.Writer) {
 		fmt.Fprintf(w, "\nthe daemon's children (its /metrics): before %v, after %v\naudit of this client process:", rep.DaemonBefore, rep.DaemonAfter)
 	}
 	fmt.Fprintf(w, "\naudit            before  after  peak during\n")
-	peak := func(f func(Sample) int64) int64 {
-		var m int64
-		for _, s := range rep.Samples {
-			m = max(m, f(s))
-		}
-		return m
-	}
-	fmt.Fprintf(w, "processes        %6d %6d %6d\n", len(rep.Before.Processes), len(rep.After.Processes), peak(func(s Sample) int64 { return int64(s.Processes) }))
-	fmt.Fprintf(w, "open fds         %6d %6d %6d\n", rep.Before.FDCount(), rep.After.FDCount(), peak(func(s Sample) int64 { return int64(s.FDs) }))
-	fmt.Fprintf(w, "cgroups          %6d %6d %6d\n", len(rep.Before.Cgroups), len(rep.After.Cgroups), peak(func(s Sample) int64 { return int64(s.Cgroups) }))
-	fmt.Fprintf(w, "goroutines       %6d %6d %6d\n", rep.Before.Goroutines, rep.After.Goroutines, peak(func(s Sample) int64 { return int64(s.Goroutines) }))
+	p := rep.Peak
+	fmt.Fprintf(w, "processes        %6d %6d %6d\n", len(rep.Before.Processes), len(rep.After.Processes), p.Processes)
+	fmt.Fprintf(w, "open fds         %6d %6d %6d\n", rep.Before.FDCount(), rep.After.FDCount(), p.FDs)
+	fmt.Fprintf(w, "cgroups          %6d %6d %6d\n", len(rep.Before.Cgroups), len(rep.After.Cgroups), p.Cgroups)
+	fmt.Fprintf(w, "goroutines       %6d %6d %6d\n", rep.Before.Goroutines, rep.After.Goroutines, p.Goroutines)
 	fmt.Fprintf(w, "temp entries     %6d %6d\n", len(rep.Before.TempEntries), len(rep.After.TempEntries))
-	fmt.Fprintf(w, "RSS MiB          %6.1f %6.1f %6.1f\n", mib(rep.Before.RSSBytes), mib(rep.After.RSSBytes), mib(peak(func(s Sample) int64 { return s.RSSBytes })))
-	fmt.Fprintf(w, "Go heap MiB      %6.1f %6.1f %6.1f\n", mib(rep.Before.HeapBytes), mib(rep.After.HeapBytes), mib(peak(func(s Sample) int64 { return s.HeapBytes })))
+	fmt.Fprintf(w, "RSS MiB          %6.1f %6.1f %6.1f\n", mib(rep.Before.RSSBytes), mib(rep.After.RSSBytes), mib(p.RSSBytes))
+	fmt.Fprintf(w, "Go heap MiB      %6.1f %6.1f %6.1f\n", mib(rep.Before.HeapBytes), mib(rep.After.HeapBytes), mib(p.HeapBytes))
 	fmt.Fprintf(w, "RSS growth, first to last tenth of the executions: %+.1f%%\n", 100*rep.RSSGrowth)
 	if len(rep.Leaks) == 0 {
 		fmt.Fprintln(w, "left behind: nothing")

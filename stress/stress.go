@@ -11,7 +11,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -69,6 +72,10 @@ type Config struct {
 	// RemoteChildren, with Remote, reads the daemon's children by state
 	// (its /metrics): DaemonChildren.
 	RemoteChildren func(context.Context) (map[string]int, error)
+	// HeapProfile, when set, receives a heap profile of this process
+	// (pprof format, after a GC) taken when the mixed run ends and before
+	// the supervisor closes: what a soak's RSS is made of.
+	HeapProfile io.Writer
 }
 
 // Executor runs one execution and returns its envelope (the error is
@@ -100,13 +107,6 @@ type Progress struct {
 type ConfigError struct{ Msg string }
 
 func (e *ConfigError) Error() string { return "stress: " + e.Msg }
-
-// record is one finished execution of the mixed run.
-type record struct {
-	kind string // attack, benign, fault
-	rep  attacks.Report
-	at   time.Duration // since the run started, at its end
-}
 
 // Run runs the baseline, then the mixed run, closes the supervisor and
 // audits. Its error is a set-up failure; what the run found is in the
@@ -144,22 +144,25 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	stopSampling := r.sample(rep)
 
-	r.phase = "baseline"
 	// The first executions also wait for the pool's first children:
-	// they warm up, and are not part of the baseline.
+	// they warm up, and are not part of the baseline's latency.
 	warm := 2 * cfg.Concurrency
+	r.tally = newTally(warm)
 	baseStart := time.Now()
-	base := r.runPhase(ctx, warm+cfg.Baseline, 0, func(i int) job { return job{kind: "benign", script: r.benign[i%len(r.benign)]} })
-	rep.BaselineRate = float64(len(base)) / time.Since(baseStart).Seconds()
-	slices.SortFunc(base, func(a, b record) int { return int(a.at - b.at) })
-	base = base[min(warm, len(base)):]
+	r.runPhase(ctx, "baseline", warm+cfg.Baseline, 0, func(i int) job { return job{kind: "benign", script: r.benign[i%len(r.benign)]} })
+	rep.BaselineRate = float64(r.tally.baselineN) / time.Since(baseStart).Seconds()
 	if sup != nil {
 		r.faults.why = r.canSeeChildren()
 	}
-	r.phase = "mixed"
 	mixStart := time.Now()
-	mixed := r.runPhase(ctx, cfg.N, cfg.Duration, r.next)
+	r.runPhase(ctx, "mixed", cfg.N, cfg.Duration, r.next)
 	mixElapsed := time.Since(mixStart)
+	if cfg.HeapProfile != nil {
+		runtime.GC()
+		if err := pprof.Lookup("heap").WriteTo(cfg.HeapProfile, 0); err != nil {
+			rep.Leaks = append(rep.Leaks, "heap profile: "+err.Error())
+		}
+	}
 
 	var closeErr error
 	if sup != nil {
@@ -179,7 +182,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Remote != nil {
 		rep.Leaks = append(rep.Leaks, r.settleDaemon(ctx, rep, daemonBefore)...)
 	}
-	rep.build(base, mixed, mixElapsed, cfg)
+	rep.build(r.tally, mixElapsed)
 	return rep, nil
 }
 
@@ -264,7 +267,7 @@ type runner struct {
 	cfg    Config
 	exec   Executor
 	start  time.Time
-	phase  string
+	phase  atomic.Pointer[string]
 	faults *faultEnv
 	benign []*attacks.Script
 
@@ -273,6 +276,8 @@ type runner struct {
 	order   []int // shuffled attack order, consumed from the front
 	nBenign int
 	nFault  int
+
+	tally *tally
 
 	done, failed atomic.Int64
 }
@@ -300,8 +305,9 @@ func (r *runner) next(int) job {
 }
 
 // runPhase runs n jobs (or until d has passed) from pick at the set
-// concurrency.
-func (r *runner) runPhase(ctx context.Context, n int, d time.Duration, pick func(int) job) []record {
+// concurrency, adding each to the tally as phase.
+func (r *runner) runPhase(ctx context.Context, phase string, n int, d time.Duration, pick func(int) job) {
+	r.phase.Store(&phase)
 	if r.benign == nil {
 		r.benign = Benign()
 	}
@@ -313,8 +319,6 @@ func (r *runner) runPhase(ctx context.Context, n int, d time.Duration, pick func
 		}
 	}
 	var (
-		mu   sync.Mutex
-		recs []record
 		next atomic.Int64
 		wg   sync.WaitGroup
 	)
@@ -339,15 +343,11 @@ func (r *runner) runPhase(ctx context.Context, n int, d time.Duration, pick func
 				if rep.Err != nil && !isSkipped(rep.Err) && (rep.Script == nil || rep.Script.Known == "") {
 					r.failed.Add(1)
 				}
-				rep.Result = keepEnvelope(rep)
-				mu.Lock()
-				recs = append(recs, record{kind: j.kind, rep: rep, at: time.Since(r.start)})
-				mu.Unlock()
+				r.tally.add(phase, j.kind, rep, time.Since(r.start))
 			}
 		})
 	}
 	wg.Wait()
-	return recs
 }
 
 // execute runs req on ex. A failure that carries no envelope (a
@@ -417,22 +417,31 @@ func (r *runner) sample(rep *Report) func() {
 		t := time.NewTicker(r.cfg.SampleEvery)
 		defer t.Stop()
 		lastProgress := time.Now()
-		for {
+		every := 1 // readings per kept sample (keepSample doubles it)
+		for reading := 0; ; reading++ {
 			select {
 			case <-stop:
 				return
 			case <-t.C:
 			}
 			s := takeSnapshot(r.start, r.cfg.TempDirs)
+			smp := Sample{At: s.At, RSSBytes: s.RSSBytes, HeapBytes: s.HeapBytes, Goroutines: s.Goroutines, FDs: s.FDCount(), Processes: len(s.Processes), Cgroups: len(s.Cgroups),
+				Executions: int(r.done.Load())}
 			rep.mu.Lock()
-			rep.Samples = append(rep.Samples, Sample{At: s.At, RSSBytes: s.RSSBytes, HeapBytes: s.HeapBytes, Goroutines: s.Goroutines, FDs: s.FDCount(), Processes: len(s.Processes), Cgroups: len(s.Cgroups),
-				Executions: int(r.done.Load())})
+			peakOf(&rep.Peak, smp)
+			if reading%every == 0 {
+				rep.Samples = keepSample(rep.Samples, smp, &every)
+			}
 			rep.mu.Unlock()
 			if r.cfg.Progress != nil && time.Since(lastProgress) >= time.Second {
 				lastProgress = time.Now()
 				el := time.Since(r.start)
 				n := int(r.done.Load())
-				r.cfg.Progress(Progress{Phase: r.phase, Executions: n, Failures: int(r.failed.Load()), Elapsed: el, Rate: float64(n) / el.Seconds()})
+				phase := ""
+				if p := r.phase.Load(); p != nil {
+					phase = *p
+				}
+				r.cfg.Progress(Progress{Phase: phase, Executions: n, Failures: int(r.failed.Load()), Elapsed: el, Rate: float64(n) / el.Seconds()})
 			}
 		}
 	})

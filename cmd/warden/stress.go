@@ -30,6 +30,7 @@ type stressOptions struct {
 	cfg      stress.Config
 	asJSON   bool
 	htmlFile string
+	heapFile string
 	cacheDir string
 	remote   remoteOptions
 }
@@ -103,6 +104,15 @@ func useServer(ctx context.Context, o *stressOptions) error {
 // runStress runs o.cfg and prints the report.
 func runStress(ctx context.Context, o stressOptions, stdout, stderr io.Writer) int {
 	o.cfg.Progress = progressPrinter(stderr)
+	if o.heapFile != "" {
+		f, err := os.Create(o.heapFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "warden stress: --memprofile: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		o.cfg.HeapProfile = f
+	}
 	rep, err := stress.Run(ctx, o.cfg)
 	endProgress(stderr)
 	if err != nil {
@@ -159,6 +169,7 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	fs.StringVar(&o.htmlFile, "html", "", "also write the report as a self-contained HTML page to FILE")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "wazero compilation cache directory")
+	fs.StringVar(&o.heapFile, "memprofile", "", "write a heap profile of this process (supervisor and runner) to FILE when the mixed run ends (go tool pprof FILE)")
 	remote := remoteFlags(fs)
 	token := fs.String("token", "", "with --server: the bearer token (--token-file keeps it out of the process list)")
 	if err := fs.Parse(args); err != nil {
