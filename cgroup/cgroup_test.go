@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -334,37 +335,8 @@ func TestConcurrentCreateDelete(t *testing.T) {
 func TestNewRemovesGroupsOfDeadSupervisor(t *testing.T) {
 	requireCgroups(t)
 	testutil.RequireCmd(t, "sleep")
-	cmd := helperCmd("supervisor")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := readLine(out, 10*time.Second)
-	if err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("helper supervisor: %v; stderr %s", err, tail(stderr.String()))
-	}
-	var rep helperReport
-	if err := json.Unmarshal([]byte(line), &rep); err != nil || rep.Err != "" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("helper supervisor reported %q (%v); stderr %s", line, err, tail(stderr.String()))
-	}
-	t.Cleanup(func() {
-		if !processGone(rep.Grandchild) {
-			unix.Kill(rep.Grandchild, unix.SIGKILL)
-		}
-	})
+	cmd, rep := startHelperSupervisor(t, "supervisor", 0)
 	for _, d := range rep.Dirs {
-		if !exists(d) {
-			t.Fatalf("helper's parent %s does not exist", d)
-		}
 		if !strings.HasPrefix(filepath.Base(d), fmt.Sprintf("warden-%d", cmd.Process.Pid)) {
 			t.Fatalf("helper's parent %s is not named after its pid %d", d, cmd.Process.Pid)
 		}
@@ -390,6 +362,105 @@ func TestNewRemovesGroupsOfDeadSupervisor(t *testing.T) {
 	if !testutil.WaitGone(rep.Grandchild, 2*time.Second) {
 		t.Errorf("orphan %d left by the dead supervisor still runs", rep.Grandchild)
 	}
+}
+
+// A supervisor in a PID namespace of its own (a container's, with its own
+// /proc) shares the cgroup parent with one on the host. It must not take
+// the host supervisor's warden-<pid> for a dead one's because that pid is
+// not in its /proc (it used to kill the live supervisor's children); and
+// once it is dead itself, the host supervisor, which sees every process,
+// removes its groups.
+func TestNewTellsSupervisorsInOtherPIDNamespacesApart(t *testing.T) {
+	requireCgroups(t)
+	testutil.RequireCmd(t, "sleep")
+	host, hostRep := startHelperSupervisor(t, "supervisor", 0)
+	contained, containedRep := startHelperSupervisor(t, "supervisor-in-pid-namespace", syscall.CLONE_NEWPID|syscall.CLONE_NEWNS)
+
+	// The contained supervisor's New ran its stale-group scan.
+
+	if processGone(hostRep.Grandchild) {
+		t.Errorf("the host supervisor's child %d was killed by a supervisor in another PID namespace", hostRep.Grandchild)
+	}
+	for _, d := range hostRep.Dirs {
+		if !exists(d) {
+			t.Errorf("the host supervisor's %s was removed by a supervisor in another PID namespace", d)
+		}
+	}
+	ns := pidNamespace(strconv.Itoa(contained.Process.Pid))
+	for _, d := range containedRep.Dirs {
+		if want := fmt.Sprintf("warden-ns%d-1", ns); filepath.Base(d) != want {
+			t.Errorf("the contained supervisor's group is %s, want %s (its namespace, then its pid there)", filepath.Base(d), want)
+		}
+	}
+
+	// Its pid 1 killed, its namespace is gone: its groups are stale, the
+	// live host supervisor's are not.
+	contained.Process.Signal(syscall.SIGKILL)
+	contained.Wait()
+	newTestManager(t)
+	for _, d := range containedRep.Dirs {
+		if exists(d) {
+			t.Errorf("%s of a dead namespace's supervisor not removed", d)
+		}
+	}
+	for _, d := range hostRep.Dirs {
+		if !exists(d) {
+			t.Errorf("the live host supervisor's %s was removed", d)
+		}
+	}
+
+	host.Process.Signal(syscall.SIGKILL)
+	host.Wait()
+	newTestManager(t)
+	for _, d := range hostRep.Dirs {
+		if exists(d) {
+			t.Errorf("stale %s not removed by New", d)
+		}
+	}
+}
+
+// startHelperSupervisor starts a helper that acts as a supervisor (mode
+// "supervisor", or "supervisor-in-pid-namespace" with cloneflags) and
+// returns once it has made its groups and started a grandchild in one.
+func startHelperSupervisor(t *testing.T, mode string, cloneflags uintptr) (*exec.Cmd, helperReport) {
+	t.Helper()
+	cmd := helperCmd(mode)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: cloneflags}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := readLine(out, 10*time.Second)
+	var rep helperReport
+	if err == nil {
+		err = json.Unmarshal([]byte(line), &rep)
+	}
+	if err == nil && rep.Err != "" {
+		err = errors.New(rep.Err)
+	}
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("helper %s: %v; stderr %s", mode, err, tail(stderr.String()))
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if rep.Grandchild > 0 && cloneflags&syscall.CLONE_NEWPID == 0 && !processGone(rep.Grandchild) {
+			unix.Kill(rep.Grandchild, unix.SIGKILL)
+		}
+	})
+	for _, d := range rep.Dirs {
+		if !exists(d) {
+			t.Fatalf("helper's parent %s does not exist", d)
+		}
+	}
+	return cmd, rep
 }
 
 // Test 5: a cap that cannot be applied fails Create, and nothing is left.
@@ -561,4 +632,36 @@ func tail(s string) string {
 		return "..." + s[len(s)-2000:]
 	}
 	return s
+}
+
+// TestGroupOwnerNames: group names carry the owner's pid and, outside the
+// initial PID namespace, its namespace; anything else is not a group of
+// Warden's.
+func TestGroupOwnerNames(t *testing.T) {
+	const init = initPIDNamespace
+	good := map[string]groupOwner{
+		"warden-123":                  {123, init},
+		"warden-123-2":                {123, init},
+		"warden-probe-77":             {77, init},
+		"warden-ns4026532001-1":       {1, 4026532001},
+		"warden-ns4026532001-1-3":     {1, 4026532001},
+		"warden-probe-ns4026532001-9": {9, 4026532001},
+	}
+	for name, want := range good {
+		if got, ok := ownerOf(name); !ok || got != want {
+			t.Errorf("ownerOf(%q) = %+v, %v; want %+v", name, got, ok, want)
+		}
+	}
+	for _, name := range []string{"warden-", "warden-0", "warden-012", "warden-ns-1", "warden-nsx-1", "warden-ns0-1",
+		"warden-ns4026532001", "warden-ns04026532001-1", "warden-12-x", "warden-abc", "other-12", "warden-ns1-1-x"} {
+		if got, ok := ownerOf(name); ok {
+			t.Errorf("ownerOf(%q) = %+v, want not a group of Warden's", name, got)
+		}
+	}
+	self := groupOwner{os.Getpid(), ownPIDNamespace()}
+	for _, name := range []string{parentName(os.Getpid(), 0), parentName(os.Getpid(), 4), groupName("probe-", os.Getpid(), 0)} {
+		if got, ok := ownerOf(name); !ok || got != self {
+			t.Errorf("ownerOf(%q) = %+v, %v; want this process %+v", name, got, ok, self)
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/internal/testutil"
+	"golang.org/x/sys/unix"
 )
 
 // helperEnv gates TestHelperProcess: the test binary re-executes itself as a
@@ -68,6 +69,16 @@ func runHelper(mode string, args []string) int {
 		fmt.Println("survived", len(keep))
 		return 0
 	case "supervisor":
+		return helperSupervisor()
+	case "supervisor-in-pid-namespace":
+		// Started in new PID and mount namespaces: a /proc of its own, as
+		// in a container, where the host's pids do not exist.
+		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+			return report(helperReport{Err: "make mounts private: " + err.Error()})
+		}
+		if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+			return report(helperReport{Err: "mount /proc: " + err.Error()})
+		}
 		return helperSupervisor()
 	case "v2":
 		return helperV2(args)

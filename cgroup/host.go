@@ -111,7 +111,7 @@ func detect(h host) Report {
 		}
 	}
 	r.Writable = true
-	probe := fmt.Sprintf("warden-probe-%d", os.Getpid())
+	probe := groupName("probe-", os.Getpid(), 0)
 	for _, d := range dirs {
 		p := filepath.Join(d, probe)
 		if err := os.Mkdir(p, 0o755); err != nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -18,13 +19,50 @@ import (
 	"github.com/wardenhq/warden/internal/procfs"
 )
 
+// initPIDNamespace is the inode number of the initial PID namespace, fixed
+// by the kernel (PROC_PID_INIT_INO).
+const initPIDNamespace = 0xEFFFFFFC
+
+// pidNamespace is the inode number of the PID namespace of process proc
+// ("self" or a pid), 0 when it cannot be read.
+func pidNamespace(proc string) uint64 {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/"+proc+"/ns/pid", &st); err != nil {
+		return 0
+	}
+	return st.Ino
+}
+
+// ownPIDNamespace is this process's PID namespace; the initial one when
+// /proc does not say (as before namespaces were told apart).
+var ownPIDNamespace = sync.OnceValue(func() uint64 {
+	if ns := pidNamespace("self"); ns != 0 {
+		return ns
+	}
+	return initPIDNamespace
+})
+
 // parentName is the name of a supervisor's own group: "warden-<pid>" for its
 // first Manager, "warden-<pid>-<n>" for the next ones in the same process.
+// A supervisor outside the initial PID namespace (in a container) puts its
+// namespace's inode first, "warden-ns<inode>-<pid>[-<n>]": its pid means
+// nothing to a supervisor in another namespace sharing the parent, which
+// must not take the group for a dead supervisor's.
 func parentName(pid, n int) string {
-	if n == 0 {
-		return fmt.Sprintf("warden-%d", pid)
+	return groupName("", pid, n)
+}
+
+// groupName is parentName with a kind ("probe-" for Detect's probe).
+func groupName(kind string, pid, n int) string {
+	name := "warden-" + kind
+	if ns := ownPIDNamespace(); ns != initPIDNamespace {
+		name += fmt.Sprintf("ns%d-", ns)
 	}
-	return fmt.Sprintf("warden-%d-%d", pid, n)
+	name += strconv.Itoa(pid)
+	if n > 0 {
+		name += "-" + strconv.Itoa(n)
+	}
+	return name
 }
 
 // makeParent creates this supervisor's parent group, warden-<pid> (or
@@ -47,54 +85,113 @@ func makeParent(bases []string) (string, error) {
 	}
 }
 
-// ownerPid returns the supervisor pid in a group name made by parentName (or
-// by Detect's probe, "warden-probe-<pid>").
-func ownerPid(name string) (int, bool) {
+// groupOwner is the supervisor a group name made by groupName belongs to:
+// its pid, in the PID namespace ns.
+type groupOwner struct {
+	pid int
+	ns  uint64
+}
+
+// ownerOf parses a group name made by groupName. A name without a
+// namespace is the initial namespace's.
+func ownerOf(name string) (groupOwner, bool) {
 	rest, ok := strings.CutPrefix(name, "warden-")
 	if !ok {
-		return 0, false
+		return groupOwner{}, false
 	}
 	rest = strings.TrimPrefix(rest, "probe-")
+	o := groupOwner{ns: initPIDNamespace}
+	if nsRest, ok := strings.CutPrefix(rest, "ns"); ok {
+		nsStr, after, found := strings.Cut(nsRest, "-")
+		ns, err := strconv.ParseUint(nsStr, 10, 64)
+		if !found || err != nil || ns == 0 || nsStr != strconv.FormatUint(ns, 10) {
+			return groupOwner{}, false
+		}
+		o.ns, rest = ns, after
+	}
 	pidStr, suffix, hasSuffix := strings.Cut(rest, "-")
 	if hasSuffix {
 		if _, err := strconv.ParseUint(suffix, 10, 32); err != nil {
-			return 0, false
+			return groupOwner{}, false
 		}
 	}
 	pid, err := strconv.Atoi(pidStr)
 	if err != nil || pid <= 0 || pidStr != strconv.Itoa(pid) {
-		return 0, false
+		return groupOwner{}, false
 	}
-	return pid, true
+	o.pid = pid
+	return o, true
 }
 
 // processGone reports whether pid is not a running process.
 func processGone(pid int) bool { return procfs.Gone(pid) }
 
+// ownerGone says whether the supervisor o is known to be dead, as seen
+// from this process: its pid gone, when it shares this process's PID
+// namespace; no process left in its namespace, when this process is in
+// the initial namespace (which sees every process); otherwise it cannot
+// be told, and the answer is no. live caches the namespaces of every
+// process for the second case.
+func ownerGone(o groupOwner, live func() map[uint64]bool) bool {
+	own := ownPIDNamespace()
+	switch {
+	case o.ns == own:
+		return processGone(o.pid)
+	case own == initPIDNamespace:
+		return !live()[o.ns]
+	}
+	return false
+}
+
+// livePIDNamespaces is the set of PID namespaces of every process this
+// one can see.
+func livePIDNamespaces() map[uint64]bool {
+	set := map[uint64]bool{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || processGone(pid) {
+			continue
+		}
+		if ns := pidNamespace(e.Name()); ns != 0 {
+			set[ns] = true
+		}
+	}
+	return set
+}
+
 // cleanStale removes the groups that dead supervisors left in base: every
-// warden-<pid> directory whose pid is gone. It kills their processes first.
-// Failures are logged, not returned: they must not stop a new supervisor.
+// warden-<pid> directory whose owner is known to be dead (ownerGone). It
+// kills their processes first. Failures are logged, not returned: they
+// must not stop a new supervisor.
 func (m *Manager) cleanStale(ctx context.Context, base string) {
 	entries, err := os.ReadDir(base)
 	if err != nil {
 		m.log.Warn("stale cgroup scan failed", "dir", base, "err", err)
 		return
 	}
-	self := os.Getpid()
+	self := groupOwner{pid: os.Getpid(), ns: ownPIDNamespace()}
+	live := sync.OnceValue(livePIDNamespaces)
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
-		pid, ok := ownerPid(e.Name())
-		if !ok || pid == self || !processGone(pid) {
+		o, ok := ownerOf(e.Name())
+		if !ok || o == self {
 			continue
 		}
 		dir := filepath.Join(base, e.Name())
+		if !ownerGone(o, live) {
+			if o.ns != self.ns {
+				m.log.Debug("cgroup of a supervisor in another PID namespace left alone", "dir", dir)
+			}
+			continue
+		}
 		if err := removeTree(ctx, dir); err != nil {
 			m.log.Warn("stale cgroup not removed", "dir", dir, "err", err)
 			continue
 		}
-		m.log.Info("removed cgroup of a dead supervisor", "dir", dir, "pid", pid)
+		m.log.Info("removed cgroup of a dead supervisor", "dir", dir, "pid", o.pid, "pid_namespace", o.ns)
 	}
 }
 
