@@ -52,7 +52,7 @@ func leftovers() []string {
 	}
 	var out []string
 	for _, b := range bases {
-		matches, _ := filepath.Glob(filepath.Join(b, fmt.Sprintf("warden-%d*", os.Getpid())))
+		matches, _ := filepath.Glob(filepath.Join(b, GroupName(os.Getpid())+"*"))
 		out = append(out, matches...)
 	}
 	return out
@@ -337,7 +337,7 @@ func TestNewRemovesGroupsOfDeadSupervisor(t *testing.T) {
 	testutil.RequireCmd(t, "sleep")
 	cmd, rep := startHelperSupervisor(t, "supervisor", 0)
 	for _, d := range rep.Dirs {
-		if !strings.HasPrefix(filepath.Base(d), fmt.Sprintf("warden-%d", cmd.Process.Pid)) {
+		if !strings.HasPrefix(filepath.Base(d), GroupName(cmd.Process.Pid)) {
 			t.Fatalf("helper's parent %s is not named after its pid %d", d, cmd.Process.Pid)
 		}
 	}

@@ -52,6 +52,12 @@ func parentName(pid, n int) string {
 	return groupName("", pid, n)
 }
 
+// GroupName is the name of the group the first supervisor in process pid
+// makes below its cgroup parent, pid being in this process's PID
+// namespace (which the name carries outside the initial one). What is
+// left of a supervisor is found under it.
+func GroupName(pid int) string { return parentName(pid, 0) }
+
 // groupName is parentName with a kind ("probe-" for Detect's probe).
 func groupName(kind string, pid, n int) string {
 	name := "warden-" + kind

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/attacks"
+	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/supervisor"
 )
@@ -314,7 +315,7 @@ func squeeze(pid int) error {
 func unplug(pid int) error {
 	moved := false
 	for _, d := range cgroupDirs(pid) {
-		if !strings.Contains(d, "warden-") || strings.HasSuffix(d, fmt.Sprintf("warden-%d", os.Getpid())) {
+		if !strings.Contains(d, "warden-") || filepath.Base(d) == cgroup.GroupName(os.Getpid()) {
 			continue
 		}
 		if err := os.WriteFile(filepath.Join(filepath.Dir(d), "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/wardenhq/warden/cgroup"
 )
 
 // proc is what the runner reads of one process in /proc.
@@ -127,14 +129,15 @@ func cgroupDirs(pid int) map[string]string {
 }
 
 // wardenCgroups lists the directories below this process's own cgroups
-// that a supervisor in it made: warden-<pid> and everything under it.
+// that a supervisor in it made: its group (cgroup.GroupName) and everything
+// under it.
 func wardenCgroups() []string {
 	var out []string
 	for _, dir := range cgroupDirs(os.Getpid()) {
 		// On v2 the supervisor moves itself into <own>/supervisor, so
 		// look one level up too.
 		for _, base := range []string{dir, filepath.Dir(dir)} {
-			matches, _ := filepath.Glob(filepath.Join(base, fmt.Sprintf("warden-%d", os.Getpid())))
+			matches, _ := filepath.Glob(filepath.Join(base, cgroup.GroupName(os.Getpid())))
 			for _, m := range matches {
 				filepath.WalkDir(m, func(p string, d os.DirEntry, err error) error {
 					if err == nil && d.IsDir() {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/testutil"
@@ -391,7 +392,7 @@ func wardenCgroups(pid int) []string {
 		if len(f) != 3 || f[1] == "" || strings.HasPrefix(f[1], "name=") {
 			continue
 		}
-		m, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup", f[1], f[2], "warden-"+strconv.Itoa(pid)))
+		m, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup", f[1], f[2], cgroup.GroupName(pid)))
 		out = append(out, m...)
 	}
 	return out

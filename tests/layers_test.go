@@ -295,7 +295,7 @@ func ownWardenCgroups(t *testing.T) []string {
 				dir = filepath.Dir(dir)
 			}
 		}
-		matches, _ := filepath.Glob(filepath.Join(root, dir, "warden-"+strconv.Itoa(os.Getpid())+"*"))
+		matches, _ := filepath.Glob(filepath.Join(root, dir, cgroup.GroupName(os.Getpid())+"*"))
 		out = append(out, matches...)
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/supervisor"
@@ -302,7 +302,7 @@ func TestServeKilledLeavesNoChild(t *testing.T) {
 // cgroupsOf lists cgroup directories named for supervisor pid.
 func cgroupsOf(pid int) []string {
 	var out []string
-	name := fmt.Sprintf("warden-%d", pid)
+	name := cgroup.GroupName(pid)
 	filepath.WalkDir("/sys/fs/cgroup", func(path string, d os.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
