@@ -66,6 +66,9 @@ func Main() int {
 		logger.Error("bad child configuration", "env", ipc.ChildConfigEnv, "error", err.Error())
 		return 2
 	}
+	if cfg.Probe {
+		return 0
+	}
 	if cfg.CompileOnly {
 		if err := compileOnly(context.Background(), cfg, logger); err != nil {
 			logger.Error("compile child failed", "error", err.Error())

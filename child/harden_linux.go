@@ -1,6 +1,7 @@
 package child
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -66,12 +67,23 @@ func harden(o ipc.Hardening) error {
 // /proc, so that it lists no process but the child's. Mounts are made
 // private first, so that the mount stays in the child's mount namespace
 // instead of propagating to the host's /proc.
+//
+// In a plain chroot, "/" is not a mount point and cannot be made private
+// (EINVAL). The new proc then lands on whatever mount holds /proc: if
+// /proc is a mount point, making it private is enough; if it is not, the
+// mount could propagate to the host through a parent this process cannot
+// name, so the child refuses, saying how to set the root up.
 func mountPrivateProc() error {
 	if os.Getpid() != 1 {
 		return fmt.Errorf("child: asked for a private /proc outside a PID namespace (pid %d)", os.Getpid())
 	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("child: make mounts private: %w", err)
+		if !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("child: make mounts private: %w", err)
+		}
+		if err2 := unix.Mount("", "/proc", "", unix.MS_REC|unix.MS_PRIVATE, ""); err2 != nil {
+			return fmt.Errorf("child: make mounts private: neither / nor /proc is a mount point (a chroot?), so a private /proc could show in the host's mount table: bind-mount the root onto itself before chroot (mount --bind DIR DIR), or mount proc on DIR/proc, or start the supervisor with NoNamespaces: %w", err)
+		}
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("child: mount /proc: %w", err)

@@ -39,8 +39,12 @@ type ChildConfig struct {
 	// module into CacheDir (or loads it from there) and exits 0, without
 	// serving. The supervisor runs one, as its own uid, before the first
 	// child.
-	CompileOnly bool      `json:"compile_only,omitempty"`
-	Harden      Hardening `json:"harden"`
+	CompileOnly bool `json:"compile_only,omitempty"`
+	// Probe makes the process exit 0 at once: the supervisor starts one
+	// in the namespaces it means to give children, to learn whether the
+	// kernel allows them (only whether it starts matters).
+	Probe  bool      `json:"probe,omitempty"`
+	Harden Hardening `json:"harden"`
 	// KeepWarmMS, when positive, makes the child re-read its resident
 	// memory every so many milliseconds while it waits for its execution
 	// (child/keepwarm.go), at most every MinKeepWarm.

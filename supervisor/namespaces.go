@@ -1,10 +1,13 @@
 package supervisor
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/wardenhq/warden/ipc"
 )
 
 // baseNamespaces every child gets: no network at all (a fresh network
@@ -24,41 +27,46 @@ func (s *Supervisor) startNamespaces() {
 	if s.cfg.NoNamespaces {
 		return
 	}
-	s.nsFlags, s.nsNote = namespaceFlags()
+	s.nsFlags, s.nsNote = namespaceFlags(s.cfg.Binary, s.cfg.ChildArgs)
 	if s.nsNote != "" {
 		s.log.Warn("children get fewer namespaces", "reason", s.nsNote)
 	}
 }
 
-// namespaceFlags are the namespaces a child gets, and a note when the
-// kernel refused the PID and cgroup namespaces (children then get the
-// others). As root no user namespace is needed; without root a user
-// namespace makes the others possible.
-func namespaceFlags() (uintptr, string) {
+// namespaceFlags are the namespaces a child (binary with args) gets, and a note
+// when the kernel refused the PID and cgroup namespaces (children then
+// get the others). As root no user namespace is needed; without root a
+// user namespace makes the others possible.
+func namespaceFlags(binary string, args []string) (uintptr, string) {
 	f := uintptr(baseNamespaces)
 	if os.Geteuid() != 0 {
 		f |= syscall.CLONE_NEWUSER
 	}
-	if err := probeNamespaces(f | isolationNamespaces); err != nil {
+	if err := probeNamespaces(binary, args, f|isolationNamespaces); err != nil {
 		return f, fmt.Sprintf("no PID and cgroup namespaces for children (%v): they can see, and a child without seccomp can signal, processes of their own uid", err)
 	}
 	return f | isolationNamespaces, ""
 }
 
 // probeNamespaces reports whether children can be started in the
-// namespaces of flags, by starting /bin/true in them (its exit status
-// does not matter; clone refusing the flags does). It does not unshare
-// on a thread of the supervisor: a goroutine's locked thread can be the
-// main thread, which the runtime keeps when the goroutine ends, and
-// /proc/self (mountinfo, cgroup) describes the main thread's namespaces,
-// so the supervisor would then read its own mounts and cgroups through
-// the probe's namespaces.
-func probeNamespaces(flags uintptr) error {
-	cmd := exec.Command("/bin/true")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags}
+// namespaces of flags, by starting the children's own binary in them as
+// a probe child (ipc.ChildConfig.Probe: it exits at once) and killing it:
+// clone and exec succeeding is the answer, so the probe needs nothing but
+// the binary children run (an image need not carry a /bin/true). It does
+// not unshare on a thread of the supervisor: a goroutine's locked thread
+// can be the main thread, which the runtime keeps when the goroutine
+// ends, and /proc/self (mountinfo, cgroup) describes the main thread's
+// namespaces, so the supervisor would then read its own mounts and
+// cgroups through the probe's namespaces.
+func probeNamespaces(binary string, args []string, flags uintptr) error {
+	cfg, _ := json.Marshal(ipc.ChildConfig{Probe: true})
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append([]string{ipc.ChildConfigEnv + "=" + string(cfg)}, ipc.ChildEnv()...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return err
 	}
+	cmd.Process.Kill()
 	cmd.Wait()
 	return nil
 }

@@ -31,11 +31,6 @@ const (
 	// children, so it is the only program the image needs: the QuickJS
 	// module is embedded in it).
 	BinaryPath = "/usr/bin/warden"
-	// TruePath is a symbolic link to the binary: the supervisor probes
-	// which namespaces children may have by starting /bin/true in them
-	// (only whether the clone succeeds matters, not what runs), and an
-	// empty base has no /bin/true of its own.
-	TruePath = "/bin/true"
 	// ListenPort is the port the image's default command serves on.
 	ListenPort = "8080"
 )
@@ -59,7 +54,7 @@ var (
 )
 
 // Build makes the image of the static binary at binary on an empty
-// base: one layer with the binary, /bin/true and the directories the
+// base: one layer with the binary and the directories the
 // daemon uses, and a config naming the entrypoint and user. Timestamps
 // are zero, so the same binary gives the same image digest.
 func Build(binary string) (v1.Image, error) {
@@ -110,7 +105,7 @@ func Build(binary string) (v1.Image, error) {
 	return img, nil
 }
 
-// rootfs is the layer's tar: the binary, the /bin/true link, /tmp
+// rootfs is the layer's tar: the binary, /tmp
 // (sticky, for anything that wants a temporary file) and /var/cache/
 // warden (root's, 0755: the supervisor's default compilation cache goes
 // below it, and refuses a parent others may write).
@@ -120,7 +115,7 @@ func rootfs(bin []byte) ([]byte, error) {
 	dirs := []struct {
 		name string
 		mode int64
-	}{{"bin/", 0o755}, {"tmp/", 0o1777}, {"usr/", 0o755}, {"usr/bin/", 0o755}, {"var/", 0o755}, {"var/cache/", 0o755}, {"var/cache/warden/", 0o755}}
+	}{{"tmp/", 0o1777}, {"usr/", 0o755}, {"usr/bin/", 0o755}, {"var/", 0o755}, {"var/cache/", 0o755}, {"var/cache/warden/", 0o755}}
 	for _, d := range dirs {
 		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: d.name, Mode: d.mode, Format: tar.FormatPAX}); err != nil {
 			return nil, err
@@ -130,9 +125,6 @@ func rootfs(bin []byte) ([]byte, error) {
 		return nil, err
 	}
 	if _, err := tw.Write(bin); err != nil {
-		return nil, err
-	}
-	if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeSymlink, Name: TruePath[1:], Linkname: BinaryPath, Mode: 0o777, Format: tar.FormatPAX}); err != nil {
 		return nil, err
 	}
 	if err := tw.Close(); err != nil {

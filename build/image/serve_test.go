@@ -31,10 +31,12 @@ import (
 // /proc mounted in it, in a mount namespace of its own, and the config's
 // entrypoint started chrooted there (with --listen on loopback instead
 // of the config's 0.0.0.0). The daemon must become ready, run a script
-// over HTTP, start children with every namespace (the /bin/true probe
-// finds its program), and exit 0 on SIGTERM. It shares the host's PID
-// namespace on purpose: the cgroup layer removes groups of supervisors
-// it cannot see, and other supervisors run on this host.
+// over HTTP, start children with every namespace (the supervisor's
+// probe needs only the binary: the image has no /bin/true), and exit 0
+// on SIGTERM. It shares the host's PID namespace so that SIGTERM goes
+// to the daemon itself, not to an unshare --fork in between; a
+// supervisor in a PID namespace of its own beside the host's is
+// cgroup's TestNewTellsSupervisorsInOtherPIDNamespacesApart.
 func TestImageServes(t *testing.T) {
 	testutil.RequireRoot(t, "mount and chroot the image's file system")
 	testutil.RequireCmd(t, "unshare")
@@ -108,8 +110,8 @@ func TestImageServes(t *testing.T) {
 	case <-time.After(45 * time.Second):
 		t.Error("the daemon did not exit within 45s of SIGTERM")
 	}
-	// Every namespace for children: the supervisor's probe started
-	// /bin/true (the image's link to the binary) in them.
+	// Every namespace for children: the supervisor's probe started the
+	// binary in them.
 	if strings.Contains(logs.String(), "children get fewer namespaces") {
 		t.Errorf("children got fewer namespaces in the image:\n%s", logs.String())
 	}
