@@ -2,11 +2,8 @@ package client
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/daemontest"
 	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/server"
 )
@@ -34,40 +32,15 @@ const (
 	smallToken = "small-client-test-token"
 )
 
-func hashToken(tok string) string {
-	s := sha256.Sum256([]byte(tok))
-	return hex.EncodeToString(s[:])
-}
-
 // startDaemon starts the real daemon (server.Start: a loopback listener,
 // the supervisor, real children) with two tenants, acme (no quota) and
 // small (one execution at a time), and waits until it is ready.
 func startDaemon(t *testing.T) string {
 	t.Helper()
-	cfg := server.DefaultConfig()
-	cfg.Listen = "127.0.0.1:0"
-	cfg.DrainTimeout = 5 * time.Second
-	cfg.Supervisor.PoolSize = 1
-	cfg.Supervisor.CacheDir = cacheDir
-	cfg.Tenants = []server.TenantConfig{
-		{Name: "acme", TokenSHA256: hashToken(acmeToken), Modules: []string{"*"}},
-		{Name: "small", TokenSHA256: hashToken(smallToken), Concurrency: 1},
-	}
-	d, err := server.Start(cfg, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := d.Shutdown(); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := d.Server().WaitWarm(ctx); err != nil {
-		t.Fatalf("the pool did not warm: %v", err)
-	}
-	return "http://" + d.Addr()
+	return daemontest.Start(t, cacheDir, []server.TenantConfig{
+		{Name: "acme", TokenSHA256: testutil.TokenSHA256(acmeToken), Modules: []string{"*"}},
+		{Name: "small", TokenSHA256: testutil.TokenSHA256(smallToken), Concurrency: 1},
+	}, func(c *server.Config) { c.DrainTimeout = 5 * time.Second })
 }
 
 func newClient(t *testing.T, url, token string) *Client {

@@ -1,10 +1,7 @@
 package deploy
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -126,9 +123,8 @@ func TestSystemdCapabilities(t *testing.T) {
 	dir := testutil.TempPublicDir(t)
 	config, _ := filepath.Abs("systemd/config.yaml")
 	const token = "unit-test-token"
-	sum := sha256.Sum256([]byte(token))
 	tokens := filepath.Join(dir, "tokens")
-	os.WriteFile(tokens, []byte("unit "+hex.EncodeToString(sum[:])+"\n"), 0o600)
+	os.WriteFile(tokens, []byte("unit "+testutil.TokenSHA256(token)+"\n"), 0o600)
 	addr := testutil.FreeLoopbackAddr(t)
 
 	args := strings.Fields(unitDirective(t, unit, "ExecStart"))
@@ -140,27 +136,8 @@ func TestSystemdCapabilities(t *testing.T) {
 	}
 	args = append(args, "--listen", addr, "--tokens", tokens, "--supervisor.pool_size", "1", "--supervisor.cache_dir", filepath.Join(dir, "cache"))
 	cmd := exec.Command(setpriv, append([]string{"--no-new-privs", "--bounding-set", set}, args...)...)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		select {
-		case err := <-exited:
-			exited <- err
-		default:
-			cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("the daemon's log:\n%s", logs.String())
-		}
-	}()
-
-	testutil.WaitReady(t, "http://"+addr+"/readyz", exited, 60*time.Second)
+	daemon := testutil.StartProcess(t, cmd)
+	testutil.WaitReady(t, "http://"+addr+"/readyz", daemon, 60*time.Second)
 	c, err := client.New("http://"+addr, client.Options{Token: token})
 	if err != nil {
 		t.Fatal(err)
@@ -177,14 +154,10 @@ func TestSystemdCapabilities(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGHUP)
 	run("after reload")
 	cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-exited:
-		exited <- err
-		if err != nil {
-			t.Errorf("exit after SIGTERM: %v", err)
-		}
-	case <-time.After(45 * time.Second):
+	if exited, err := daemon.WaitExit(45 * time.Second); !exited {
 		t.Error("the daemon did not exit within the unit's TimeoutStopSec (45s) of SIGTERM")
+	} else if err != nil {
+		t.Errorf("exit after SIGTERM: %v", err)
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -36,11 +34,6 @@ const (
 	umbrellaToken = "umbrella-secret-token"
 )
 
-func sum(tok string) string {
-	s := sha256.Sum256([]byte(tok))
-	return hex.EncodeToString(s[:])
-}
-
 // testConfig is a daemon on an ephemeral loopback port with two tenants
 // that may use any module, one child warm.
 func testConfig() Config {
@@ -50,8 +43,8 @@ func testConfig() Config {
 	cfg.Supervisor.PoolSize = 1
 	cfg.Supervisor.CacheDir = cacheDir
 	cfg.Tenants = []TenantConfig{
-		{Name: "acme", TokenSHA256: sum(acmeToken), Modules: []string{"*"}},
-		{Name: "umbrella", TokenSHA256: sum(umbrellaToken), Modules: []string{"*"}},
+		{Name: "acme", TokenSHA256: testutil.TokenSHA256(acmeToken), Modules: []string{"*"}},
+		{Name: "umbrella", TokenSHA256: testutil.TokenSHA256(umbrellaToken), Modules: []string{"*"}},
 	}
 	return cfg
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/testutil"
 )
 
 // waitScript holds its child without burning CPU: it waits for a data
@@ -46,8 +47,8 @@ func TestStatusCodes(t *testing.T) {
 	d := startDaemon(t, func(c *Config) {
 		c.BodyTimeout = 300 * time.Millisecond
 		c.Tenants = append(c.Tenants,
-			TenantConfig{Name: "narrow", TokenSHA256: sum("narrow-token"), Concurrency: 1},
-			TenantConfig{Name: "slow", TokenSHA256: sum("slow-token"), Rate: 0.001, Burst: 1})
+			TenantConfig{Name: "narrow", TokenSHA256: testutil.TokenSHA256("narrow-token"), Concurrency: 1},
+			TenantConfig{Name: "slow", TokenSHA256: testutil.TokenSHA256("slow-token"), Rate: 0.001, Burst: 1})
 	})
 	big := strings.Repeat("x", int(d.srv.maxExecuteBody())+1)
 	type want struct {

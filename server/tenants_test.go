@@ -99,7 +99,7 @@ func TestTenantCapsClamp(t *testing.T) {
 func TestReload(t *testing.T) {
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
-	os.WriteFile(tokens, []byte("# tenants\nacme "+sum(acmeToken)+"\n"), 0o600)
+	os.WriteFile(tokens, []byte("# tenants\nacme "+testutil.TokenSHA256(acmeToken)+"\n"), 0o600)
 	base := func() Config {
 		c := testConfig()
 		c.Tenants = nil
@@ -111,7 +111,7 @@ func TestReload(t *testing.T) {
 	if r, _ := d.call(t, "POST", "/v1/executions", umbrellaToken, `{"code":"return 1"}`); r.StatusCode != 401 {
 		t.Fatalf("umbrella before reload: %d", r.StatusCode)
 	}
-	os.WriteFile(tokens, []byte("acme "+sum(acmeToken)+"\numbrella "+sum(umbrellaToken)+"\n"), 0o600)
+	os.WriteFile(tokens, []byte("acme "+testutil.TokenSHA256(acmeToken)+"\numbrella "+testutil.TokenSHA256(umbrellaToken)+"\n"), 0o600)
 	if err := d.Reload(base()); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestTokensNeverLogged(t *testing.T) {
 	d.call(t, "POST", "/v1/executions", "wrong-secret-token", `{"code":"return 1"}`)
 	d.call(t, "POST", "/v1/executions", acmeToken, `{"code":"return 1"}`)
 	_, b := d.call(t, "GET", "/metrics", "", nil)
-	for _, tok := range []string{"wrong-secret-token", acmeToken, sum(acmeToken)} {
+	for _, tok := range []string{"wrong-secret-token", acmeToken, testutil.TokenSHA256(acmeToken)} {
 		if strings.Contains(string(b), tok) {
 			t.Fatalf("the metrics hold a token or its hash")
 		}

@@ -2,10 +2,7 @@ package main
 
 import (
 	"archive/tar"
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,8 +51,7 @@ func TestImageServes(t *testing.T) {
 		os.MkdirAll(filepath.Join(root, d), 0o755)
 	}
 	const token = "image-test-token"
-	sum := sha256.Sum256([]byte(token))
-	os.WriteFile(filepath.Join(root, "etc/warden/tokens"), []byte("img "+hex.EncodeToString(sum[:])+"\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "etc/warden/tokens"), []byte("img "+testutil.TokenSHA256(token)+"\n"), 0o644)
 
 	cf, err := img.ConfigFile()
 	if err != nil {
@@ -67,27 +63,9 @@ func TestImageServes(t *testing.T) {
 		root, mount, chroot, strings.Join(argv, " "))
 	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c", setup)
 	cmd.Env = append([]string{}, cf.Config.Env...)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		select {
-		case <-exited:
-		default:
-			cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("the daemon's log:\n%s", logs.String())
-		}
-	}()
-
+	daemon := testutil.StartProcess(t, cmd)
 	base := "http://" + addr
-	testutil.WaitReady(t, base+"/readyz", exited, 60*time.Second)
+	testutil.WaitReady(t, base+"/readyz", daemon, 60*time.Second)
 
 	c, err := client.New(base, client.Options{Token: token})
 	if err != nil {
@@ -101,19 +79,15 @@ func TestImageServes(t *testing.T) {
 	}
 
 	cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-exited:
-		exited <- err
-		if err != nil {
-			t.Errorf("the daemon's exit after SIGTERM: %v", err)
-		}
-	case <-time.After(45 * time.Second):
+	if exited, err := daemon.WaitExit(45 * time.Second); !exited {
 		t.Error("the daemon did not exit within 45s of SIGTERM")
+	} else if err != nil {
+		t.Errorf("the daemon's exit after SIGTERM: %v", err)
 	}
 	// Every namespace for children: the supervisor's probe started the
 	// binary in them.
-	if strings.Contains(logs.String(), "children get fewer namespaces") {
-		t.Errorf("children got fewer namespaces in the image:\n%s", logs.String())
+	if strings.Contains(daemon.Logs.String(), "children get fewer namespaces") {
+		t.Errorf("children got fewer namespaces in the image:\n%s", daemon.Logs)
 	}
 }
 

@@ -1,21 +1,18 @@
 package main
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/daemontest"
+	"github.com/wardenhq/warden/internal/testutil"
 	"github.com/wardenhq/warden/server"
 )
 
@@ -79,29 +76,10 @@ func TestRunServerFlags(t *testing.T) {
 func startDaemon(t *testing.T) (url, tokenFile string) {
 	t.Helper()
 	const token = "cli-test-token"
-	sum := sha256.Sum256([]byte(token))
-	cfg := server.DefaultConfig()
-	cfg.Listen = "127.0.0.1:0"
-	cfg.Supervisor.PoolSize = 1
-	cfg.Supervisor.CacheDir = cacheDir
-	cfg.Tenants = []server.TenantConfig{{Name: "cli", TokenSHA256: hex.EncodeToString(sum[:]), Modules: []string{"*"}}}
-	d, err := server.Start(cfg, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := d.Shutdown(); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := d.Server().WaitWarm(ctx); err != nil {
-		t.Fatalf("the pool did not warm: %v", err)
-	}
+	url = daemontest.Start(t, cacheDir, []server.TenantConfig{{Name: "cli", TokenSHA256: testutil.TokenSHA256(token), Modules: []string{"*"}}})
 	tokenFile = filepath.Join(t.TempDir(), "token")
 	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
-	return "http://" + d.Addr(), tokenFile
+	return url, tokenFile
 }
 
 // withoutStats is an envelope's JSON without its stats (times, pids and

@@ -35,11 +35,6 @@ func TestHelperProcess(t *testing.T) {
 	os.Exit(doMain(testutil.HelperArgs(), os.Stdin, os.Stdout, os.Stderr))
 }
 
-func sha(tok string) string {
-	b, _ := exec.Command("sh", "-c", "printf %s \"$0\" | sha256sum", tok).Output()
-	return strings.Fields(string(b))[0]
-}
-
 // daemonProc is `warden serve` running as a helper process.
 type daemonProc struct {
 	cmd  *exec.Cmd
@@ -188,7 +183,7 @@ func TestServeSignals(t *testing.T) {
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	config := filepath.Join(dir, "config.yaml")
-	os.WriteFile(tokens, []byte("acme "+sha("acme-token")+"\n"), 0o600)
+	os.WriteFile(tokens, []byte("acme "+testutil.TokenSHA256("acme-token")+"\n"), 0o600)
 	os.WriteFile(config, []byte("drain_timeout: 10s\n"), 0o600)
 	p := startServe(t, nil, nil, nil, "--config", config, "--listen", "127.0.0.1:0", "--tokens", tokens)
 	if code, res := p.post(t, "acme-token", `{"code":"return 1"}`); code != 200 || !res.OK {
@@ -197,7 +192,7 @@ func TestServeSignals(t *testing.T) {
 	if code, _ := p.post(t, "umbrella-token", `{"code":"return 1"}`); code != 401 {
 		t.Fatalf("umbrella before the reload: %d", code)
 	}
-	os.WriteFile(tokens, []byte("acme "+sha("acme-token")+"\numbrella "+sha("umbrella-token")+"\n"), 0o600)
+	os.WriteFile(tokens, []byte("acme "+testutil.TokenSHA256("acme-token")+"\numbrella "+testutil.TokenSHA256("umbrella-token")+"\n"), 0o600)
 	p.cmd.Process.Signal(syscall.SIGHUP)
 	waitUntil(t, 10*time.Second, "the reload", func() bool {
 		code, _ := p.post(t, "umbrella-token", `{"code":"return 1"}`)
@@ -262,7 +257,7 @@ func TestServeSignals(t *testing.T) {
 func TestServeKilledLeavesNoChild(t *testing.T) {
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
-	os.WriteFile(tokens, []byte("acme "+sha("acme-token")+"\n"), 0o600)
+	os.WriteFile(tokens, []byte("acme "+testutil.TokenSHA256("acme-token")+"\n"), 0o600)
 	p := startServe(t, nil, nil, nil, "--listen", "127.0.0.1:0", "--tokens", tokens)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -66,7 +66,7 @@ func startStressDaemon(t *testing.T) (*daemonProc, string) {
 	const token = "stress-test-token"
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "serve.yaml")
-	os.WriteFile(cfg, []byte("tenants:\n  - name: acme\n    token_sha256: \""+sha(token)+"\"\n    modules: [\"*\"]\n"), 0o600)
+	os.WriteFile(cfg, []byte("tenants:\n  - name: acme\n    token_sha256: \""+testutil.TokenSHA256(token)+"\"\n    modules: [\"*\"]\n"), 0o600)
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte(token+"\n"), 0o600)
 	return startServe(t, nil, nil, nil, "--listen", "127.0.0.1:0", "--config", cfg), tokenFile

@@ -1,6 +1,8 @@
 package testutil
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net"
 	"net/http"
 	"os"
@@ -41,10 +43,73 @@ func FreeLoopbackAddr(tb testing.TB) string {
 	return ln.Addr().String()
 }
 
-// WaitReady polls url until it answers 200, failing the test if exited
-// (the daemon process's Wait result, put back for the caller) delivers
-// first or within passes.
-func WaitReady(tb testing.TB, url string, exited chan error, within time.Duration) {
+// TokenSHA256 is the hex SHA-256 of a bearer token, as a tenant's
+// configuration (token_sha256, a tokens file) holds it.
+func TokenSHA256(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// Process is a long-running process (a daemon) a test started with
+// StartProcess.
+type Process struct {
+	Cmd *exec.Cmd
+	// Logs is its stdout and stderr.
+	Logs   *SyncBuffer
+	exited chan struct{}
+	err    error
+}
+
+// StartProcess starts cmd with its stdout and stderr in Logs. At cleanup
+// the process is killed if it still runs and reaped, and its output is
+// logged when the test failed.
+func StartProcess(tb testing.TB, cmd *exec.Cmd) *Process {
+	tb.Helper()
+	p := &Process{Cmd: cmd, Logs: &SyncBuffer{}, exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = p.Logs, p.Logs
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	tb.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			cmd.Process.Kill()
+			<-p.exited
+		}
+		if tb.Failed() {
+			tb.Logf("the output of %s:\n%s", filepath.Base(cmd.Path), p.Logs)
+		}
+	})
+	return p
+}
+
+// WaitExit waits up to within (0: not at all) for the process to exit:
+// whether it did, and its Wait result.
+func (p *Process) WaitExit(within time.Duration) (exited bool, err error) {
+	if within <= 0 {
+		select {
+		case <-p.exited:
+			return true, p.err
+		default:
+			return false, nil
+		}
+	}
+	select {
+	case <-p.exited:
+		return true, p.err
+	case <-time.After(within):
+		return false, nil
+	}
+}
+
+// WaitReady polls url until it answers 200, failing the test if p exits
+// first or url does not answer within passes.
+func WaitReady(tb testing.TB, url string, p *Process, within time.Duration) {
 	tb.Helper()
 	deadline := time.Now().Add(within)
 	for {
@@ -54,11 +119,8 @@ func WaitReady(tb testing.TB, url string, exited chan error, within time.Duratio
 				return
 			}
 		}
-		select {
-		case err := <-exited:
-			exited <- err
+		if exited, err := p.WaitExit(0); exited {
 			tb.Fatalf("the daemon exited before %s answered 200: %v", url, err)
-		default:
 		}
 		if time.Now().After(deadline) {
 			tb.Fatalf("%s did not answer 200 within %v", url, within)
