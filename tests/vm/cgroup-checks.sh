@@ -106,14 +106,14 @@ deleg_bomb() {
 }
 check delegated-non-root-memory-cap deleg_bomb
 deleg_clean() {
-	left=$(find $d -mindepth 1 -type d -name 'warden-[0-9]*')
+	left=$(find $d -mindepth 1 -type d \( -name 'warden-[0-9]*' -o -name 'warden-ns[0-9]*' \))
 	[ -z "$left" ] || { echo "left behind: $left"; return 1; }
 }
 check delegated-non-root-nothing-left deleg_clean
 
 # Nothing of any supervisor is left anywhere in the hierarchy.
 no_leftovers() {
-	left=$(find $CG -type d -name 'warden-[0-9]*')
+	left=$(find $CG -type d \( -name 'warden-[0-9]*' -o -name 'warden-ns[0-9]*' \))
 	[ -z "$left" ] || { echo "left behind: $left"; return 1; }
 }
 check no-cgroup-left no_leftovers

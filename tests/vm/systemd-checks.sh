@@ -34,7 +34,7 @@ run_in_unit() {
 	[ -n "$seen" ] || { echo "no child cgroup under $sub"; return 1; }
 	echo "child group: $seen"
 	grep -q '"value":"done"' /run/warden-run-$1.txt || return 1
-	left=$(find /sys/fs/cgroup -type d -name 'warden-[0-9]*')
+	left=$(find /sys/fs/cgroup -type d \( -name 'warden-[0-9]*' -o -name 'warden-ns[0-9]*' \))
 	[ -z "$left" ] || { echo "left: $left"; return 1; }
 }
 check delegate-run-root-children-in-subtree run_in_unit root
