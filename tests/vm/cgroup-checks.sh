@@ -36,12 +36,14 @@ doctor_v2() {
 check doctor-reports-v2 doctor_v2
 
 # The cgroup package on v2: caps, OOM count, pids, create/delete, stale
-# groups of a dead supervisor (cgroup.kill), a cap that cannot be applied.
+# groups of a dead supervisor (cgroup.kill) told from those of a live one
+# in another PID namespace, a cap that cannot be applied.
 gotests ./cgroup.test "cgroup-oom-kill-counted=TestOOMKillIsCountedAndPeakNearCap
 	cgroup-pids-max=TestPidsMaxRefusesForks
 	cgroup-create-delete-cycles=TestCreateDeleteCyclesLeaveNothing
 	cgroup-concurrent-create-delete=TestConcurrentCreateDelete
 	cgroup-stale-groups-removed=TestNewRemovesGroupsOfDeadSupervisor
+	cgroup-stale-groups-other-pid-namespace=TestNewTellsSupervisorsInOtherPIDNamespacesApart
 	cgroup-cap-not-applied=TestCreateFailsWhenACapCannotBeApplied
 	cgroup-detect-pins-v1=TestDetectReportsV1OnCIMachine
 	cgroup-v2-on-hybrid=TestV2CodeOnHybridUnifiedHierarchy"
