@@ -354,11 +354,7 @@ func TestNewRemovesGroupsOfDeadSupervisor(t *testing.T) {
 
 	newTestManager(t)
 
-	for _, d := range rep.Dirs {
-		if exists(d) {
-			t.Errorf("stale %s not removed by New", d)
-		}
-	}
+	wantGroups(t, rep.Dirs, false, "stale %s not removed by New")
 	if !testutil.WaitGone(rep.Grandchild, 2*time.Second) {
 		t.Errorf("orphan %d left by the dead supervisor still runs", rep.Grandchild)
 	}
@@ -381,11 +377,7 @@ func TestNewTellsSupervisorsInOtherPIDNamespacesApart(t *testing.T) {
 	if processGone(hostRep.Grandchild) {
 		t.Errorf("the host supervisor's child %d was killed by a supervisor in another PID namespace", hostRep.Grandchild)
 	}
-	for _, d := range hostRep.Dirs {
-		if !exists(d) {
-			t.Errorf("the host supervisor's %s was removed by a supervisor in another PID namespace", d)
-		}
-	}
+	wantGroups(t, hostRep.Dirs, true, "the host supervisor's %s was removed by a supervisor in another PID namespace")
 	ns := pidNamespace(strconv.Itoa(contained.Process.Pid))
 	for _, d := range containedRep.Dirs {
 		if want := fmt.Sprintf("warden-ns%d-1", ns); filepath.Base(d) != want {
@@ -398,23 +390,22 @@ func TestNewTellsSupervisorsInOtherPIDNamespacesApart(t *testing.T) {
 	contained.Process.Signal(syscall.SIGKILL)
 	contained.Wait()
 	newTestManager(t)
-	for _, d := range containedRep.Dirs {
-		if exists(d) {
-			t.Errorf("%s of a dead namespace's supervisor not removed", d)
-		}
-	}
-	for _, d := range hostRep.Dirs {
-		if !exists(d) {
-			t.Errorf("the live host supervisor's %s was removed", d)
-		}
-	}
+	wantGroups(t, containedRep.Dirs, false, "%s of a dead namespace's supervisor not removed")
+	wantGroups(t, hostRep.Dirs, true, "the live host supervisor's %s was removed")
 
 	host.Process.Signal(syscall.SIGKILL)
 	host.Wait()
 	newTestManager(t)
-	for _, d := range hostRep.Dirs {
-		if exists(d) {
-			t.Errorf("stale %s not removed by New", d)
+	wantGroups(t, hostRep.Dirs, false, "stale %s not removed by New")
+}
+
+// wantGroups reports each of dirs that exists when it should not, or is
+// gone when it should exist, with msg (its %s the directory).
+func wantGroups(t *testing.T, dirs []string, exist bool, msg string) {
+	t.Helper()
+	for _, d := range dirs {
+		if exists(d) != exist {
+			t.Errorf(msg, d)
 		}
 	}
 }
