@@ -89,17 +89,8 @@ func fdKind(target string) string {
 
 // selfRSS is VmRSS from /proc/self/status, in bytes.
 func selfRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
+	kb, _ := strconv.ParseInt(strings.TrimSuffix(procStatus(os.Getpid(), "VmRSS"), " kB"), 10, 64)
+	return kb << 10
 }
 
 // runtimeFDs are descriptors the Go runtime opens once per process the

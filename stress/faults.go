@@ -18,6 +18,7 @@ import (
 	"github.com/wardenhq/warden/attacks"
 	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/procfs"
 	"github.com/wardenhq/warden/supervisor"
 )
 
@@ -44,14 +45,6 @@ const (
 	idleMemory int64 = 6<<20 + 512<<10
 )
 
-// goMemLimit is the GOMEMLIMIT a child of a memory profile runs with:
-// the supervisor's cgroup cap for it less the Go runtime's headroom
-// (supervisor/spawn.go childRuntimeEnv; a change there shows up here as
-// faults that find no victim).
-func goMemLimit(memory, overhead int64) string {
-	return strconv.FormatInt(contract.LinearMemoryCap(memory)+overhead-12<<20, 10)
-}
-
 // faultEnv is what the fault injectors share.
 type faultEnv struct {
 	ex Executor
@@ -71,7 +64,7 @@ type faultEnv struct {
 // profileChildren lists this process's children of the given memory
 // profile with their CPU ticks.
 func (f *faultEnv) profileChildren(memory int64) map[int]int64 {
-	want := goMemLimit(memory, f.overhead)
+	want := strconv.FormatInt(supervisor.ChildGoMemLimit(memory, f.overhead), 10)
 	out := map[int]int64{}
 	for _, p := range descendants(allProcs(), os.Getpid()) {
 		// Only children past start-up: a child installs its seccomp
@@ -170,7 +163,7 @@ func (f *faultEnv) inject(ctx context.Context, name string) attacks.Report {
 		return f.killBusy(ctx, s, nil)
 	case "kill-during-data":
 		s := victim(name, `await host.request("wait", 1); return "not killed";`, 10*time.Second, busyMemory, expectErr(contract.SandboxError, ""))
-		return f.killBusy(ctx, s, func(pid int) { waitGone(pid, 2*time.Second) })
+		return f.killBusy(ctx, s, func(pid int) { procfs.WaitGone(pid, 2*time.Second) })
 	case "kill-idle":
 		return f.killIdle(ctx, victim(name, `return 1 + 1;`, 5*time.Second, idleMemory, expectValue("2")))
 	case "slow-handler":
@@ -293,19 +286,19 @@ func (f *faultEnv) killIdle(ctx context.Context, s *attacks.Script) attacks.Repo
 // uses, so that its next allocations get it OOM-killed.
 func squeeze(pid int) error {
 	dirs := cgroupDirs(pid)
-	if d, ok := dirs["memory"]; ok && strings.Contains(d, "warden-") {
-		use, err := readInt(filepath.Join(d, "memory.usage_in_bytes"))
+	for _, h := range []struct{ hierarchy, usage, limit string }{
+		{"memory", "memory.usage_in_bytes", "memory.limit_in_bytes"}, // v1
+		{"unified", "memory.current", "memory.max"},                  // v2
+	} {
+		d, ok := dirs[h.hierarchy]
+		if !ok || !strings.Contains(d, "warden-") {
+			continue
+		}
+		use, err := readInt(filepath.Join(d, h.usage))
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(d, "memory.limit_in_bytes"), []byte(strconv.FormatInt(use+256<<10, 10)), 0)
-	}
-	if d, ok := dirs["unified"]; ok && strings.Contains(d, "warden-") {
-		use, err := readInt(filepath.Join(d, "memory.current"))
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(d, "memory.max"), []byte(strconv.FormatInt(use+256<<10, 10)), 0)
+		return os.WriteFile(filepath.Join(d, h.limit), []byte(strconv.FormatInt(use+256<<10, 10)), 0)
 	}
 	return skipped{"the child has no memory cgroup of its own"}
 }
@@ -353,15 +346,4 @@ func starve(d time.Duration) {
 		})
 	}
 	wg.Wait()
-}
-
-// waitGone waits until pid has died (or within has passed).
-func waitGone(pid int, within time.Duration) {
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if _, ok := readProc(pid); !ok {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -137,30 +138,16 @@ func wardenCgroups() []string {
 		// On v2 the supervisor moves itself into <own>/supervisor, so
 		// look one level up too.
 		for _, base := range []string{dir, filepath.Dir(dir)} {
-			matches, _ := filepath.Glob(filepath.Join(base, cgroup.GroupName(os.Getpid())))
-			for _, m := range matches {
-				filepath.WalkDir(m, func(p string, d os.DirEntry, err error) error {
-					if err == nil && d.IsDir() {
-						out = append(out, p)
-					}
-					return nil
-				})
-			}
+			filepath.WalkDir(filepath.Join(base, cgroup.GroupName(os.Getpid())), func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.IsDir() {
+					out = append(out, p)
+				}
+				return nil
+			})
 		}
 	}
-	return dedupe(out)
-}
-
-func dedupe(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // procStatus reads one field of /proc/PID/status ("" if it cannot).

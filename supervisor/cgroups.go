@@ -48,6 +48,15 @@ func childMemoryCap(memory, overhead int64) int64 {
 	return contract.LinearMemoryCap(memory) + overhead
 }
 
+// ChildGoMemLimit is the GOMEMLIMIT of a child prepared for memory bytes
+// of QuickJS heap, overhead being Config.MemoryOverheadBytes (resolved:
+// DefaultMemoryOverhead when unset): its memory cap less the Go runtime's
+// headroom (childRuntimeEnv). It tells a child's memory profile from
+// outside the child; warden stress finds its fault victims by it.
+func ChildGoMemLimit(memory, overhead int64) int64 {
+	return childMemoryCap(memory, overhead) - goMemoryHeadroom
+}
+
 // startCgroups sets up the cgroup layer according to the policy. Without
 // it the supervisor still runs, with RLIMIT_DATA, RLIMIT_CPU and
 // RLIMIT_NPROC on each child, and says so once.

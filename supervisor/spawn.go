@@ -368,7 +368,7 @@ func childRuntimeEnv(memCap int64) []string {
 	return []string{
 		"GOMAXPROCS=1",
 		"GOGC=off",
-		fmt.Sprintf("GOMEMLIMIT=%d", memCap-goMemoryHeadroom),
+		fmt.Sprintf("GOMEMLIMIT=%d", memCap-goMemoryHeadroom), // ChildGoMemLimit
 	}
 }
 

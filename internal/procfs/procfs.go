@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // Gone reports whether pid is not a running process: it has no /proc
@@ -23,4 +24,17 @@ func Gone(pid int) bool {
 	}
 	state := b[i+2]
 	return state == 'Z' || state == 'X'
+}
+
+// WaitGone polls until pid is gone (see Gone) and reports whether it
+// went within the timeout.
+func WaitGone(pid int, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for !Gone(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
 }

@@ -17,16 +17,7 @@ func Gone(pid int) bool { return procfs.Gone(pid) }
 
 // WaitGone polls until pid is gone (see Gone) and reports whether it
 // went within the timeout.
-func WaitGone(pid int, within time.Duration) bool {
-	deadline := time.Now().Add(within)
-	for !Gone(pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
-}
+func WaitGone(pid int, within time.Duration) bool { return procfs.WaitGone(pid, within) }
 
 // RequireGone fails the test unless pid is gone within the timeout.
 func RequireGone(tb testing.TB, pid int, within time.Duration) {
