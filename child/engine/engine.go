@@ -106,6 +106,9 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("engine: Config.Defaults and Config.Caps: %w", err)
 	}
 	cfg.Defaults, cfg.Caps = defaults, caps
+	if cfg.MemoryBytes == 0 {
+		cfg.MemoryBytes = cfg.Defaults.MemoryBytes
+	}
 	// Opened now, while opening files is still allowed (a child's
 	// seccomp filter forbids it later); peakStack reads it.
 	pagemap.Open()
@@ -119,10 +122,6 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		e.cache = cache
 	} else {
 		e.cache = wazero.NewCompilationCache()
-	}
-	if cfg.MemoryBytes == 0 {
-		cfg.MemoryBytes = cfg.Defaults.MemoryBytes
-		e.cfg.MemoryBytes = cfg.MemoryBytes
 	}
 	if _, err := e.runtimeFor(ctx, cfg.MemoryBytes); err != nil {
 		e.Close(ctx)
@@ -138,8 +137,7 @@ func (e *Engine) FromSnapshot() bool { return e.cfg.Snapshot != "" }
 // maxPagesFor is the linear-memory cap, in wasm pages, of an instance
 // whose QuickJS heap is capped at memoryBytes (contract.LinearMemoryCap).
 func maxPagesFor(memoryBytes int64) uint32 {
-	const page = 65536
-	return uint32((contract.LinearMemoryCap(memoryBytes) + page - 1) / page)
+	return uint32((contract.LinearMemoryCap(memoryBytes) + wasmPage - 1) / wasmPage)
 }
 
 func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRuntime, error) {

@@ -121,7 +121,7 @@ func wasiClockTimeGet(ctx context.Context, mod api.Module, stack []uint64) {
 	case 0: // realtime
 		ns = time.Now().UnixNano()
 	case 1: // monotonic
-		ns = int64(time.Since(processStart)) + 1
+		ns = monotonicNS()
 	default:
 		stack[0] = errnoInval
 		return
@@ -134,6 +134,11 @@ func wasiClockTimeGet(ctx context.Context, mod api.Module, stack []uint64) {
 }
 
 var processStart = time.Now()
+
+// monotonicNS is the module's monotonic clock: nanoseconds since this
+// process started, never 0. The heap snapshot's clock fixup reads it too
+// (monotonicMS), and must see the same clock.
+func monotonicNS() int64 { return int64(time.Since(processStart)) + 1 }
 
 func wasiFdWrite(ctx context.Context, mod api.Module, stack []uint64) {
 	fd, iovs, iovsLen, nwrittenPtr := uint32(stack[0]), uint32(stack[1]), uint32(stack[2]), uint32(stack[3])

@@ -172,7 +172,7 @@ func (vm *VM) hostRequest(name, args guestString) uint32 {
 	// The prelude stringified them: only nesting deeper than the host's
 	// JSON takes makes them invalid, and the supervisor would take
 	// sending them for a broken child.
-	if argsText != "" && !json.Valid([]byte(argsText)) {
+	if argsText != "" && !validJSONDepth([]byte(argsText)) {
 		return vm.throwError(fmt.Sprintf("host.request: arguments nested deeper than the %d levels the host takes", contract.MaxJSONDepth))
 	}
 	// The policy (no handler, null, JSON) is contract's, the same as

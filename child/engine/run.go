@@ -226,8 +226,9 @@ func (vm *VM) finish(value uint32) (string, *contract.Error) {
 	// JSON.stringify wrote JSON, so json.Valid refuses it only when it
 	// nests deeper than encoding/json's 10,000 levels: no envelope can
 	// carry that, and the supervisor would take it for a broken child.
-	if !json.Valid(b) {
-		return "", contract.Errorf(contract.UserCodeError, "the result is not JSON-serializable: nested deeper than the %d levels an envelope can carry", contract.MaxJSONDepth)
+	// Text that short cannot nest that deep, so most results skip the scan.
+	if !validJSONDepth(b) {
+		return "", contract.Errorf(contract.UserCodeError, "the result is not JSON-serializable: %s", contract.WhyNotJSON(b))
 	}
 	return string(b), nil
 }
@@ -292,7 +293,7 @@ func (vm *VM) classify(err error) *contract.Error {
 			Message: "engine limit: " + d.Message, Stack: d.Stack}
 	}
 	isNull, _ := vm.call(vm.fn.isNull, uint64(exc.value))
-	if isNull != 0 && vm.mod.Memory().Size() >= (vm.maxPages-1)*65536 {
+	if isNull != 0 && vm.mod.Memory().Size() >= (vm.maxPages-1)*wasmPage {
 		// malloc failed on the page cap before QuickJS's own limit.
 		return contract.ResourceErrorf(contract.KindMemory, "out of memory: wasm linear memory reached its %d-page cap", vm.maxPages)
 	}
@@ -357,4 +358,12 @@ func (vm *VM) describe(value uint32) (described, bool) {
 		return fallback, false
 	}
 	return d, true
+}
+
+// validJSONDepth reports whether b, JSON that JSON.stringify wrote, nests
+// no deeper than contract.MaxJSONDepth, the only way such text fails
+// json.Valid. Nesting that deep takes at least 2*MaxJSONDepth bytes, so
+// shorter text needs no scan.
+func validJSONDepth(b []byte) bool {
+	return len(b) <= 2*contract.MaxJSONDepth || json.Valid(b)
 }

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
+	"sync"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -96,6 +98,17 @@ var ErrSnapshotRefused = errors.New("engine: heap snapshot refused")
 // profile-dependent write (QuickJS's memory limit) is made again after
 // a restore, and the header's Pages must fit the profile's page cap.
 func snapshotKey(prelude string) string {
+	if prelude == preludeSource {
+		return preludeKey()
+	}
+	return computeSnapshotKey(prelude)
+}
+
+// preludeKey is the real prelude's key, hashed once per process (every
+// child start asks for it).
+var preludeKey = sync.OnceValue(func() string { return computeSnapshotKey(preludeSource) })
+
+func computeSnapshotKey(prelude string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\nwasm %s\nprelude %s\nflavour %s\nstack %d\n",
 		snapshotMagic, WasmSHA256, sha256Hex([]byte(prelude)), CacheFlavour(), contract.MaxStackBytes)
@@ -115,9 +128,9 @@ func snapshotFile(prelude string) string {
 
 // parseSnapshotHeader reads and checks a header block against key.
 func parseSnapshotHeader(block []byte, key string) (*snapshotHeader, error) {
-	end := 0
-	for end < len(block) && block[end] != 0 {
-		end++
+	end := bytes.IndexByte(block, 0)
+	if end < 0 {
+		end = len(block)
 	}
 	var h snapshotHeader
 	if err := json.Unmarshal(block[:end], &h); err != nil {

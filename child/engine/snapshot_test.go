@@ -35,8 +35,7 @@ func fileDigest(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return sha256Hex(b)
 }
 
 func readTestHeader(path string) (*snapshotHeader, error) {

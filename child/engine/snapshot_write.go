@@ -12,7 +12,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // WriteSnapshot makes this build's heap snapshot and puts it in cacheDir
@@ -149,21 +148,9 @@ func snapshotLayout(a, b *initSample) (*snapshotHeader, error) {
 // imageStart is where the file's image of mem begins: memory below the
 // first page holding a non-zero byte (most of the shadow stack) stays
 // out of the file, and a child gets fresh zero pages there.
+// (mem is whole pages; at least its last page is in the image.)
 func imageStart(mem []byte) uint32 {
-	var start uint32
-	for start+wasmPage < uint32(len(mem)) && allZero(mem[start:start+wasmPage]) {
-		start += wasmPage
-	}
-	return start
-}
-
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
+	return min(uint32(firstNonZero(mem))/wasmPage*wasmPage, uint32(len(mem))-wasmPage)
 }
 
 // findRandomState finds QuickJS's Math.random state by behaviour: the
@@ -171,15 +158,10 @@ func allZero(b []byte) bool {
 // to the state that gives the number it returned. s's instance is
 // changed.
 func findRandomState(s *initSample) (uint32, error) {
-	box, err := s.vm.evalScript("Math.random()", "<snapshot-probe>")
+	got, err := s.vm.mathRandom("<snapshot-probe>")
 	if err != nil {
 		return 0, fmt.Errorf("probe Math.random: %w", err)
 	}
-	res, err := s.vm.mod.ExportedFunction("qjs_get_float64").Call(s.vm.callCtx, uint64(box))
-	if err != nil || len(res) != 1 {
-		return 0, fmt.Errorf("probe Math.random: %v", err)
-	}
-	got := math.Float64frombits(res[0])
 	after, _ := s.vm.mod.Memory().Read(0, uint32(len(s.mem)))
 	var found []uint32
 	for o := 0; o+8 <= len(s.mem); o += 8 {
@@ -290,19 +272,32 @@ func (e *Engine) checkSnapshot(ctx context.Context, path, digest, prelude string
 	if !ok || state != binary.LittleEndian.Uint64(seed) {
 		return fmt.Errorf("the restored Math.random state is %#x, want the seed given", state)
 	}
-	box, err := vm.evalScript("Math.random()", "<snapshot-check>")
+	got, err := vm.mathRandom("<snapshot-check>")
 	if err != nil {
 		return fmt.Errorf("Math.random in the restored VM: %w", err)
 	}
-	res, err := vm.mod.ExportedFunction("qjs_get_float64").Call(vm.callCtx, uint64(box))
-	if err != nil || len(res) != 1 || math.Float64frombits(res[0]) != mathRandomOf(xorshiftStep(state)) {
-		return fmt.Errorf("the restored VM's Math.random does not follow from the seed written (%v)", err)
+	if got != mathRandomOf(xorshiftStep(state)) {
+		return errors.New("the restored VM's Math.random does not follow from the seed written")
 	}
 	return nil
 }
 
+// mathRandom evaluates Math.random() in vm (name names the script).
+func (vm *VM) mathRandom(name string) (float64, error) {
+	box, err := vm.evalScript("Math.random()", name)
+	if err != nil {
+		return 0, err
+	}
+	res, err := vm.mod.ExportedFunction("qjs_get_float64").Call(vm.callCtx, uint64(box))
+	if err != nil {
+		return 0, err
+	}
+	if len(res) != 1 {
+		return 0, fmt.Errorf("qjs_get_float64 returned %d values", len(res))
+	}
+	return math.Float64frombits(res[0]), nil
+}
+
 // monotonicMS is the monotonic clock the module reads (wasiClockTimeGet),
 // in ms.
-func monotonicMS() float64 {
-	return float64(int64(time.Since(processStart))+1) / 1e6
-}
+func monotonicMS() float64 { return float64(monotonicNS()) / 1e6 }
