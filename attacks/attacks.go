@@ -136,7 +136,7 @@ func (e Expect) Check(res contract.Result) error {
 			}
 			return fmt.Errorf("value %.300s, want %s", res.Value, e.Value)
 		}
-		if o.Type != "" && !res.OK && res.Error != nil && res.Error.Type == o.Type && (o.Kind == "" || res.Error.Kind == o.Kind) {
+		if o.Type != "" && !res.OK && res.Error != nil && res.Error.Is(&contract.Error{Type: o.Type, Kind: o.Kind}) {
 			return nil
 		}
 	}
@@ -208,6 +208,7 @@ func Parse(name, src string) (Script, error) {
 	}
 	var lim contract.Limits
 	var input json.RawMessage
+	anyValue := false // "// value: any": an ok expectation with no value to check
 	lines := strings.Split(src, "\n")
 	for _, line := range lines {
 		if !strings.HasPrefix(line, "//") {
@@ -223,7 +224,8 @@ func Parse(name, src string) (Script, error) {
 		case "expect":
 			s.Expect.Outcomes, err = parseOutcomes(val)
 		case "value":
-			if val != "any" {
+			anyValue = val == "any"
+			if !anyValue {
 				if !json.Valid([]byte(val)) {
 					return bad("value %q is not JSON", val)
 				}
@@ -249,7 +251,7 @@ func Parse(name, src string) (Script, error) {
 		case "limits":
 			var l contract.Limits
 			if err = json.Unmarshal([]byte(val), &l); err == nil {
-				lim = mergeLimits(lim, l)
+				lim = l.WithDefaults(lim)
 			}
 		case "input":
 			if !json.Valid([]byte(val)) {
@@ -271,7 +273,7 @@ func Parse(name, src string) (Script, error) {
 	case !slices.Contains(Categories, s.Category):
 		return bad("unknown category %q", s.Category)
 	}
-	if s.Expect.Value == nil && slices.Contains(s.Expect.Outcomes, Outcome{}) && !strings.Contains(src, "// value: any") {
+	if s.Expect.Value == nil && slices.Contains(s.Expect.Outcomes, Outcome{}) && !anyValue {
 		return bad("an ok expectation needs '// value: JSON' (or 'any')")
 	}
 	s.Steps = splitSteps(lines, lim, input)
@@ -287,10 +289,7 @@ func parseOutcomes(v string) ([]Outcome, error) {
 			continue
 		}
 		typ, kind, _ := strings.Cut(alt, "/")
-		switch contract.ErrorType(typ) {
-		case contract.UserCodeError, contract.TimeoutError, contract.ResourceError, contract.ContractError,
-			contract.AbortError, contract.CapacityError, contract.SandboxError:
-		default:
+		if !contract.ErrorType(typ).Known() {
 			return nil, fmt.Errorf("unknown error type %q", typ)
 		}
 		out = append(out, Outcome{contract.ErrorType(typ), kind})
@@ -308,26 +307,6 @@ func parseBytes(v string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	return n * mult, err
-}
-
-// mergeLimits sets every non-zero field of b on a.
-func mergeLimits(a, b contract.Limits) contract.Limits {
-	pick := func(x, y int64) int64 {
-		if y != 0 {
-			return y
-		}
-		return x
-	}
-	if b.Timeout != 0 {
-		a.Timeout = b.Timeout
-	}
-	a.MemoryBytes = pick(a.MemoryBytes, b.MemoryBytes)
-	a.StackBytes = pick(a.StackBytes, b.StackBytes)
-	a.OutputBytes = pick(a.OutputBytes, b.OutputBytes)
-	a.CodeBytes = pick(a.CodeBytes, b.CodeBytes)
-	a.DataRequests = pick(a.DataRequests, b.DataRequests)
-	a.DataBytes = pick(a.DataBytes, b.DataBytes)
-	return a
 }
 
 // splitSteps cuts the source at "//== next" and "//== module NAME" lines.

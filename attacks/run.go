@@ -52,7 +52,7 @@ func (s *Script) Run(ctx context.Context, exec Executor, handler contract.DataHa
 		t := time.Now()
 		res := exec(ctx, req, handler)
 		rep.Result = res
-		if err := s.checkTime(req, res, time.Since(t)); err != nil {
+		if err := checkTime(req, res, time.Since(t)); err != nil {
 			rep.Err = err
 			break
 		}
@@ -76,7 +76,7 @@ func (s *Script) Run(ctx context.Context, exec Executor, handler contract.DataHa
 
 // checkTime fails an execution that ran past its deadline plus Margin
 // (the time it waited for a child does not count).
-func (s *Script) checkTime(req contract.Request, res contract.Result, took time.Duration) error {
+func checkTime(req contract.Request, res contract.Result, took time.Duration) error {
 	deadline := req.Limits.Timeout
 	if res.Limits.Timeout > 0 {
 		deadline = res.Limits.Timeout

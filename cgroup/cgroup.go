@@ -105,6 +105,9 @@ type Manager struct {
 	// ancestors are directories New created above parents for Config.Parent,
 	// innermost first.
 	ancestors []string
+	// livePIDNS is the PID namespaces that have a process, read once by
+	// New's stale-group scans when a group of another namespace is there.
+	livePIDNS func() map[uint64]bool
 	v1        cgroup1.Cgroup
 	v2        *cgroup2.Manager
 	// v2ctls are the controllers enabled for children on v2.

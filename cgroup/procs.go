@@ -177,7 +177,10 @@ func (m *Manager) cleanStale(ctx context.Context, base string) {
 		return
 	}
 	self := groupOwner{pid: os.Getpid(), ns: ownPIDNamespace()}
-	live := sync.OnceValue(livePIDNamespaces)
+	if m.livePIDNS == nil {
+		// Read at most once per New, whichever hierarchies it scans.
+		m.livePIDNS = sync.OnceValue(livePIDNamespaces)
+	}
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
@@ -187,7 +190,7 @@ func (m *Manager) cleanStale(ctx context.Context, base string) {
 			continue
 		}
 		dir := filepath.Join(base, e.Name())
-		if !ownerGone(o, live) {
+		if !ownerGone(o, m.livePIDNS) {
 			if o.ns != self.ns {
 				m.log.Debug("cgroup of a supervisor in another PID namespace left alone", "dir", dir)
 			}

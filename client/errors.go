@@ -62,19 +62,10 @@ func (e *APIError) Is(target error) bool {
 
 // Unwrap returns the body's error when it is one of the contract's types.
 func (e *APIError) Unwrap() error {
-	if e.Body == nil || !contractType(e.Body.Type) {
+	if e.Body == nil || !e.Body.Type.Known() {
 		return nil
 	}
 	return e.Body
-}
-
-func contractType(t contract.ErrorType) bool {
-	switch t {
-	case contract.UserCodeError, contract.TimeoutError, contract.ResourceError, contract.ContractError,
-		contract.AbortError, contract.CapacityError, contract.SandboxError:
-		return true
-	}
-	return false
 }
 
 // refused reads a non-200 response: an *APIError, and the envelope when
@@ -95,7 +86,7 @@ func refused(resp *http.Response, limit int64) (contract.Result, error) {
 		return contract.Result{}, e
 	}
 	e.Body = res.Error
-	if !contractType(res.Error.Type) {
+	if !res.Error.Type.Known() {
 		return contract.Result{}, e
 	}
 	if res.Logs == nil {

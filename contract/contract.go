@@ -39,6 +39,15 @@ const (
 	SandboxError ErrorType = "SandboxError"
 )
 
+// Known reports whether t is one of the contract's error types.
+func (t ErrorType) Known() bool {
+	switch t {
+	case UserCodeError, TimeoutError, ResourceError, ContractError, AbortError, CapacityError, SandboxError:
+		return true
+	}
+	return false
+}
+
 // Kinds refine ResourceError (and a few others) so callers can tell which
 // limit was hit without parsing messages.
 const (

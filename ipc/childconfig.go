@@ -8,6 +8,8 @@ package ipc
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io"
 	"time"
 )
@@ -101,4 +103,14 @@ func CacheDigest(content io.Reader) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Env is the environment variable that carries c to a child
+// (ChildConfigEnv=JSON).
+func (c ChildConfig) Env() (string, error) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", fmt.Errorf("ipc: child configuration: %w", err)
+	}
+	return ChildConfigEnv + "=" + string(b), nil
 }

@@ -3,7 +3,6 @@ package supervisor
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -99,18 +98,18 @@ func (s *Supervisor) runCompileChild(ctx context.Context) error {
 	bound := max(s.cfg.StartTimeout, compileMinTimeout)
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	cfg, err := json.Marshal(ipc.ChildConfig{
+	env, err := ipc.ChildConfig{
 		CompileOnly: true,
 		MemoryBytes: s.cfg.Defaults.MemoryBytes,
 		CacheDir:    s.cfg.CacheDir,
 		Harden:      ipc.Hardening{NoNewPrivs: true},
-	})
+	}.Env()
 	if err != nil {
 		return err
 	}
 	cmd := exec.CommandContext(ctx, s.cfg.Binary, s.cfg.ChildArgs...)
 	cmd.Args[0] = "warden-compile"
-	cmd.Env = append([]string{ipc.ChildConfigEnv + "=" + string(cfg)}, ipc.ChildEnv()...)
+	cmd.Env = append([]string{env}, ipc.ChildEnv()...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

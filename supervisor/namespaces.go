@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -59,9 +58,12 @@ func namespaceFlags(binary string, args []string) (uintptr, string) {
 // namespaces, so the supervisor would then read its own mounts and
 // cgroups through the probe's namespaces.
 func probeNamespaces(binary string, args []string, flags uintptr) error {
-	cfg, _ := json.Marshal(ipc.ChildConfig{Probe: true})
+	env, err := ipc.ChildConfig{Probe: true}.Env()
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append([]string{ipc.ChildConfigEnv + "=" + string(cfg)}, ipc.ChildEnv()...)
+	cmd.Env = append([]string{env}, ipc.ChildEnv()...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
@@ -42,9 +41,12 @@ func TestProbeChildExitsAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ := json.Marshal(ipc.ChildConfig{Probe: true})
+	env, err := ipc.ChildConfig{Probe: true}.Env()
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(self)
-	cmd.Env = append([]string{ipc.ChildConfigEnv + "=" + string(cfg)}, ipc.ChildEnv()...)
+	cmd.Env = append([]string{env}, ipc.ChildEnv()...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	start := time.Now()
 	out, err := cmd.CombinedOutput()

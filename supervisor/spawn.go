@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -219,13 +218,13 @@ func (s *Supervisor) fallbackRlimits(memCap int64, hc *ipc.Hardening) {
 // buildCommand is the child's command, with its configuration, and how
 // ipc.Start runs it (within startCtx's budget).
 func (s *Supervisor) buildCommand(startCtx context.Context, memory, memCap int64, cache *cacheState, hc ipc.Hardening, group cgroupGroup, uid int) (*exec.Cmd, ipc.ProcessConfig, error) {
-	cfg, err := json.Marshal(ipc.ChildConfig{
+	env, err := ipc.ChildConfig{
 		MemoryBytes:  memory,
 		KeepWarmMS:   max(s.cfg.KeepWarm.Milliseconds(), 0),
 		CacheDir:     s.cfg.CacheDir,
 		CacheDigests: cache.digests,
 		Harden:       hc,
-	})
+	}.Env()
 	if err != nil {
 		return nil, ipc.ProcessConfig{}, err
 	}
@@ -234,7 +233,7 @@ func (s *Supervisor) buildCommand(startCtx context.Context, memory, memCap int64
 	// An empty environment but for the child's configuration and its Go
 	// runtime settings (go-plugin adds its handshake variables;
 	// SkipHostEnv keeps ours out).
-	cmd.Env = append([]string{ipc.ChildConfigEnv + "=" + string(cfg)}, childRuntimeEnv(memCap)...)
+	cmd.Env = append([]string{env}, childRuntimeEnv(memCap)...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Setpgid:   true,            // its own process group, killed as one

@@ -53,7 +53,6 @@ func TokenSHA256(token string) string {
 // Process is a long-running process (a daemon) a test started with
 // StartProcess.
 type Process struct {
-	Cmd *exec.Cmd
 	// Logs is its stdout and stderr.
 	Logs   *SyncBuffer
 	exited chan struct{}
@@ -65,7 +64,7 @@ type Process struct {
 // logged when the test failed.
 func StartProcess(tb testing.TB, cmd *exec.Cmd) *Process {
 	tb.Helper()
-	p := &Process{Cmd: cmd, Logs: &SyncBuffer{}, exited: make(chan struct{})}
+	p := &Process{Logs: &SyncBuffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.Logs, p.Logs
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
