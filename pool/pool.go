@@ -342,6 +342,10 @@ func (p *Pool[K, C]) Done(c C) {
 func (p *Pool[K, C]) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.statsLocked()
+}
+
+func (p *Pool[K, C]) statsLocked() Stats {
 	s := Stats{Busy: len(p.busy), Live: p.live, MaxChildren: p.cfg.MaxChildren, Profiles: len(p.profiles),
 		Spawned: p.spawned, SpawnFailures: p.failed, Discarded: p.discarded, Evicted: p.evicted, LastSpawnError: p.lastErr}
 	for _, pr := range p.profiles {
@@ -364,15 +368,17 @@ type ProfileStats[K comparable] struct {
 	Idle, Busy, Spawning, Waiting int
 }
 
-// ProfileStats returns each profile's children and waiters, in no order.
-func (p *Pool[K, C]) ProfileStats() []ProfileStats[K] {
+// StatsByProfile returns Stats and each profile's share of it (in no
+// order), taken at the same moment, so that the shares add up to the
+// totals.
+func (p *Pool[K, C]) StatsByProfile() (Stats, []ProfileStats[K]) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	out := make([]ProfileStats[K], 0, len(p.profiles))
 	for _, pr := range p.profiles {
 		out = append(out, ProfileStats[K]{Key: pr.key, Idle: len(pr.idle), Busy: pr.busy, Spawning: pr.spawning, Waiting: len(pr.waiters)})
 	}
-	return out
+	return p.statsLocked(), out
 }
 
 // Close drains the pool: it stops refilling, discards idle children,

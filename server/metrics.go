@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -67,9 +66,6 @@ func newMetrics(sup *supervisor.Supervisor) *metrics {
 		}, []string{"tenant", "quota"}),
 	}
 	stats := func() supervisor.Stats { return sup.Stats() }
-	children := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "warden_children", Help: "Child processes by state, all memory profiles together."}, []string{"state"})
-	byProfile := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "warden_profile_children",
-		Help: "Child processes by memory profile (its memory bucket in bytes) and state; waiting counts executions waiting for a child."}, []string{"memory_bytes", "state"})
 	m.reg.MustRegister(m.executions, m.latency, m.queueWait, m.oomKills, m.data, m.bytesIn, m.bytesOut, m.rejections,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "warden_timeout_kills_total",
@@ -86,42 +82,42 @@ func newMetrics(sup *supervisor.Supervisor) *metrics {
 			func() float64 { return stats().Pool.SpawnLatencyP90.Seconds() }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_memory_profiles",
 			Help: "Memory profiles the pool holds children or state for."}, func() float64 { return float64(stats().Pool.Profiles) }),
-		&childrenCollector{g: children, byProfile: byProfile, stats: stats},
+		&childrenCollector{stats: stats,
+			all: prometheus.NewDesc("warden_children", "Child processes by state, all memory profiles together.", []string{"state"}, nil),
+			byProfile: prometheus.NewDesc("warden_profile_children",
+				"Child processes by memory profile (its memory bucket in bytes) and state; waiting counts executions waiting for a child.", []string{"memory_bytes", "state"}, nil)},
 	)
 	return m
 }
 
-// childrenCollector sets the children gauges from one snapshot per scrape.
+// childrenCollector reports the children gauges from one snapshot per
+// scrape (profiles come and go with ProfileIdleTTL: only those alive now).
 type childrenCollector struct {
-	mu           sync.Mutex // one scrape at a time sets and collects the gauges
-	g, byProfile *prometheus.GaugeVec
-	stats        func() supervisor.Stats
+	all, byProfile *prometheus.Desc
+	stats          func() supervisor.Stats
 }
 
 func (c *childrenCollector) Describe(ch chan<- *prometheus.Desc) {
-	c.g.Describe(ch)
-	c.byProfile.Describe(ch)
+	ch <- c.all
+	ch <- c.byProfile
 }
 
 func (c *childrenCollector) Collect(ch chan<- prometheus.Metric) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	p := c.stats().Pool
-	c.g.WithLabelValues("idle").Set(float64(p.Idle))
-	c.g.WithLabelValues("busy").Set(float64(p.Busy))
-	c.g.WithLabelValues("spawning").Set(float64(p.Spawning))
-	c.g.WithLabelValues("waiting").Set(float64(p.Waiting))
-	c.g.Collect(ch)
-	// Profiles come and go (ProfileIdleTTL): only the ones alive now.
-	c.byProfile.Reset()
+	for state, n := range childStates(p.Idle, p.Busy, p.Spawning, p.Waiting) {
+		ch <- prometheus.MustNewConstMetric(c.all, prometheus.GaugeValue, float64(n), state)
+	}
 	for _, pr := range p.ByProfile {
 		mem := strconv.FormatInt(pr.MemoryBytes, 10)
-		c.byProfile.WithLabelValues(mem, "idle").Set(float64(pr.Idle))
-		c.byProfile.WithLabelValues(mem, "busy").Set(float64(pr.Busy))
-		c.byProfile.WithLabelValues(mem, "spawning").Set(float64(pr.Spawning))
-		c.byProfile.WithLabelValues(mem, "waiting").Set(float64(pr.Waiting))
+		for state, n := range childStates(pr.Idle, pr.Busy, pr.Spawning, pr.Waiting) {
+			ch <- prometheus.MustNewConstMetric(c.byProfile, prometheus.GaugeValue, float64(n), mem, state)
+		}
 	}
-	c.byProfile.Collect(ch)
+}
+
+// childStates names the counts of the children gauges by state.
+func childStates(idle, busy, spawning, waiting int) map[string]int {
+	return map[string]int{"idle": idle, "busy": busy, "spawning": spawning, "waiting": waiting}
 }
 
 // observe records one finished execution.

@@ -430,7 +430,7 @@ type ProfileStats struct {
 // Stats returns the supervisor's metrics.
 func (s *Supervisor) Stats() Stats {
 	return Stats{Executions: s.executions.Load(), Failures: s.failures.Load(), Kills: s.kills.Load(),
-		Pool: poolStats(s.pool.Stats(), s.pool.ProfileStats()), Startup: s.startup.snapshot()}
+		Pool: poolStats(s.pool.StatsByProfile()), Startup: s.startup.snapshot()}
 }
 
 // poolStats copies the pool's snapshot field by field, so that the pool's
