@@ -118,7 +118,7 @@ func BenchmarkDaemonOverhead(b *testing.B) {
 				}
 				lat[i] = time.Since(t0)
 			}
-			reportLatency(b, lat)
+			reportLatency(b, "", lat)
 		})
 	}
 	// Saturated: c goroutines back to back, the pool's spawn rate bounds
@@ -143,11 +143,8 @@ func BenchmarkDaemonOverhead(b *testing.B) {
 				}
 			}
 			for mi, m := range modes {
-				slices.Sort(lat[mi])
-				n := len(lat[mi])
-				b.ReportMetric(float64(lat[mi][n/2].Microseconds())/1000, m.name+"-p50-ms")
-				b.ReportMetric(float64(lat[mi][n*99/100].Microseconds())/1000, m.name+"-p99-ms")
-				b.ReportMetric(float64(n)/busy[mi].Seconds(), m.name+"-exec/s")
+				reportLatency(b, m.name+"-", lat[mi])
+				b.ReportMetric(float64(len(lat[mi]))/busy[mi].Seconds(), m.name+"-exec/s")
 			}
 		})
 	}
@@ -184,10 +181,10 @@ func batch(c, n int, run func() error) ([]time.Duration, time.Duration, error) {
 	return lat, took, err
 }
 
-func reportLatency(b *testing.B, lat []time.Duration) {
+func reportLatency(b *testing.B, prefix string, lat []time.Duration) {
 	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, prefix+"p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, prefix+"p99-ms")
 }
 
 // waitIdle waits (up to 10s) for n idle children.
