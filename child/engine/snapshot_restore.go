@@ -25,7 +25,7 @@ import (
 // replaced by the image; the stack pointer (the module's one mutable
 // global) is set to the snapshot's; every word init drew from entropy is
 // drawn again from entropy, and the clock origin is read again.
-func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest, prelude string, entropy io.Reader) (*VM, error) {
+func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest, prelude string, entropy io.Reader) (_ *VM, err error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil, fmt.Errorf("engine: heap snapshot: %w", err)
@@ -59,15 +59,12 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 	if err != nil {
 		return nil, fmt.Errorf("engine: instantiate: %w", err)
 	}
-	vm, err := restoreInto(ctx, e, mod, mem, f, block, h, digest, memoryBytes, entropy)
-	if err != nil {
-		mod.Close(ctx)
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return vm, nil
-}
-
-func restoreInto(ctx context.Context, e *Engine, mod api.Module, mem *snapshotMemory, f *os.File, block []byte, h *snapshotHeader, digest string, memoryBytes int64, entropy io.Reader) (*VM, error) {
+	defer func() {
+		if err != nil {
+			mod.Close(ctx)
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+	}()
 	if err := mem.mapImage(f, h); err != nil {
 		return nil, fmt.Errorf("engine: map heap snapshot: %w", err)
 	}
@@ -97,7 +94,7 @@ func restoreInto(ctx context.Context, e *Engine, mod api.Module, mem *snapshotMe
 	}
 	sp.Set(uint64(h.StackPointer))
 	vm := &VM{
-		engine: e, mod: mod, memoryBytes: memoryBytes, maxPages: maxPagesFor(memoryBytes), stackTop: h.StackTop,
+		engine: e, mod: mod, memoryBytes: memoryBytes, maxPages: maxPages, stackTop: h.StackTop,
 		scratch: h.Scratch, messageKey: h.Scratch + 16, apiRun: h.APIRun, apiFinish: h.APIFinish, apiDescribe: h.APIDescribe,
 	}
 	if err := vm.lookupExports(); err != nil {
