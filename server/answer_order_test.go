@@ -14,8 +14,14 @@ import (
 // test hit it about one run in four.) A second answer is still a
 // conflict.
 func TestAnswerBeforeTheHandlerAsks(t *testing.T) {
-	e := &execution{endpoint: true, pending: map[int64]chan dataAnswer{}, answered: map[int64]bool{}}
+	e := &execution{endpoint: true, pending: map[int64]chan dataAnswer{}, answered: map[int64]bool{}, claimed: map[int64]bool{}}
 	e.expect(1)
+	if err := e.claim(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.claim(1); err != errAnswering {
+		t.Errorf("a second claim while the first answer is read: %v, want errAnswering", err)
+	}
 	if err := e.answer(1, dataAnswer{value: json.RawMessage(`42`)}); err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +31,7 @@ func TestAnswerBeforeTheHandlerAsks(t *testing.T) {
 	if err != nil || string(v) != "42" {
 		t.Fatalf("handler after the answer: %s, %v", v, err)
 	}
-	if err := e.answer(1, dataAnswer{value: json.RawMessage(`43`)}); err != errAnswered {
+	if err := e.claim(1); err != errAnswered {
 		t.Errorf("a second answer: %v, want errAnswered", err)
 	}
 	if len(e.pending) != 0 {

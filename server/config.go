@@ -39,6 +39,11 @@ type Config struct {
 	// its body (slow clients). Defaults 5s and 10s.
 	HeaderTimeout time.Duration `yaml:"header_timeout"`
 	BodyTimeout   time.Duration `yaml:"body_timeout"`
+	// BodyBudgetBytes bounds the bytes of request bodies the daemon reads
+	// at once, all tenants together; a body that does not fit is refused
+	// (503) before it is read. A body larger than the budget is read
+	// alone. Default DefaultBodyBudgetBytes.
+	BodyBudgetBytes int64 `yaml:"body_budget_bytes"`
 	// Supervisor maps onto supervisor.Config.
 	Supervisor SupervisorConfig `yaml:"supervisor"`
 	// Tenants lists the tenants with their caps and quotas. A tenant that
@@ -95,6 +100,9 @@ type TenantConfig struct {
 	// Modules is the allow-list of module specifiers; "*" allows any.
 	Modules []string       `yaml:"modules"`
 	Webhook *WebhookConfig `yaml:"webhook"`
+	// BodyBudgetBytes bounds the bytes of the tenant's request bodies
+	// read at once (429 past it). Default half of the daemon's.
+	BodyBudgetBytes int64 `yaml:"body_budget_bytes"`
 }
 
 // WebhookConfig makes the daemon answer a tenant's data requests by
@@ -108,11 +116,12 @@ type WebhookConfig struct {
 // DefaultConfig is the configuration with no file and no flag.
 func DefaultConfig() Config {
 	return Config{
-		Listen:        "127.0.0.1:8080",
-		DrainTimeout:  30 * time.Second,
-		HeaderTimeout: 5 * time.Second,
-		BodyTimeout:   10 * time.Second,
-		Supervisor:    SupervisorConfig{PoolSize: 2, QueueTimeout: 5 * time.Second},
+		Listen:          "127.0.0.1:8080",
+		DrainTimeout:    30 * time.Second,
+		HeaderTimeout:   5 * time.Second,
+		BodyTimeout:     10 * time.Second,
+		BodyBudgetBytes: DefaultBodyBudgetBytes,
+		Supervisor:      SupervisorConfig{PoolSize: 2, QueueTimeout: 5 * time.Second},
 	}
 }
 
@@ -262,6 +271,9 @@ func (cfg *Config) Validate() error {
 		if d.v <= 0 {
 			return fmt.Errorf("config: %s: must be positive, got %v", d.key, d.v)
 		}
+	}
+	if cfg.BodyBudgetBytes <= 0 {
+		return fmt.Errorf("config: body_budget_bytes: must be positive, got %d", cfg.BodyBudgetBytes)
 	}
 	if cfg.Supervisor.PoolSize < 0 {
 		return fmt.Errorf("config: supervisor.pool_size: negative (%d)", cfg.Supervisor.PoolSize)

@@ -11,30 +11,72 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wardenhq/warden/contract"
 )
 
 // parseAnswer reads a data answer, `{"value": JSON}` or
-// `{"error": "message"}`: exactly one of the two, nothing else.
+// `{"error": "message"}`: exactly one of the two, nothing else, names
+// matched exactly, valid UTF-8. The value is a slice of b, not a copy:
+// an answer may be as large as the execution's data_bytes, and each
+// copy of it is that much more memory per answer in flight.
 func parseAnswer(b []byte) (dataAnswer, error) {
-	var m map[string]json.RawMessage
-	if err := decodeStrict(b, &m); err != nil {
-		return dataAnswer{}, err
+	if !utf8.Valid(b) {
+		return dataAnswer{}, contract.Errorf(contract.ContractError, "body: not valid UTF-8")
 	}
-	v, hasV := m["value"]
-	e, hasE := m["error"]
-	if len(m) != 1 || hasV == hasE {
+	if !json.Valid(b) {
+		var v any
+		err := json.Unmarshal(b, &v) // for the syntax error's message
+		return dataAnswer{}, contract.Errorf(contract.ContractError, "body: %v", err)
+	}
+	// b is one valid JSON value. If it is an object whose first member's
+	// value runs to the closing brace and is itself one valid JSON
+	// value, the object has exactly that member.
+	rest := bytes.TrimSpace(b)
+	if len(rest) < 2 || rest[0] != '{' {
+		return dataAnswer{}, contract.Errorf(contract.ContractError, `want an object: {"value": JSON} or {"error": "message"}`)
+	}
+	inner := bytes.TrimSpace(rest[1 : len(rest)-1])
+	key, value, ok := splitMember(inner)
+	if !ok || !json.Valid(value) || (key != "value" && key != "error") {
 		return dataAnswer{}, contract.Errorf(contract.ContractError, `want exactly one field, "value" or "error"`)
 	}
-	if hasV {
-		return dataAnswer{value: v}, nil
+	if key == "value" {
+		return dataAnswer{value: value}, nil
+	}
+	if value[0] != '"' {
+		return dataAnswer{}, contract.Errorf(contract.ContractError, `"error" must be a string`)
 	}
 	var msg string
-	if err := json.Unmarshal(e, &msg); err != nil {
+	if err := json.Unmarshal(value, &msg); err != nil {
 		return dataAnswer{}, contract.Errorf(contract.ContractError, `"error" must be a string`)
 	}
 	return dataAnswer{err: errors.New(msg)}, nil
+}
+
+// splitMember splits the members of a valid JSON object's inside at its
+// first member: the first name (unescaped) and the rest after its colon.
+func splitMember(inner []byte) (key string, value []byte, ok bool) {
+	if len(inner) == 0 || inner[0] != '"' {
+		return "", nil, false
+	}
+	end := 1
+	for end < len(inner) && inner[end] != '"' {
+		if inner[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(inner) || json.Unmarshal(inner[:end+1], &key) != nil {
+		return "", nil, false
+	}
+	after := bytes.TrimSpace(inner[end+1:])
+	if len(after) == 0 || after[0] != ':' {
+		return "", nil, false
+	}
+	value = bytes.TrimSpace(after[1:])
+	return key, value, len(value) > 0
 }
 
 func (s *Server) handleData(w http.ResponseWriter, r *http.Request) {
@@ -55,26 +97,59 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request) {
 		notFound("no pending data request with this seq")
 		return
 	}
-	raw, ok := s.readBody(w, r, e.dataBytes+bodySlack)
-	if !ok {
+	// The seq is claimed before a byte of the answer is read: an answer
+	// to a seq never asked, or a second one, costs the daemon nothing.
+	switch err := e.claim(seq); {
+	case errors.Is(err, errAnswered):
+		s.fail(w, http.StatusConflict, &contract.Error{Type: contract.ContractError, Kind: KindConflict,
+			Message: fmt.Sprintf("data request %d is already answered", seq)})
 		return
+	case errors.Is(err, errAnswering):
+		s.fail(w, http.StatusConflict, &contract.Error{Type: contract.ContractError, Kind: KindConflict,
+			Message: fmt.Sprintf("an answer to data request %d is being read", seq)})
+		return
+	case err != nil:
+		notFound("no pending data request with this seq")
+		return
+	}
+	a, ok := s.readAnswer(w, r, t, e.dataLimit()+bodySlack)
+	if !ok {
+		e.unclaim(seq)
+		return
+	}
+	if len(a.value) >= reclaimAfter {
+		e.large.Store(true)
+	}
+	if err := e.answer(seq, a); err != nil {
+		notFound("no pending data request with this seq")
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// readAnswer admits, reads and parses a data answer of at most limit
+// bytes; on failure it writes the refusal.
+func (s *Server) readAnswer(w http.ResponseWriter, r *http.Request, t *tenant, limit int64) (dataAnswer, bool) {
+	if !s.checkBodySize(w, r, limit) {
+		return dataAnswer{}, false
+	}
+	done := s.admitBody(w, r, t, limit)
+	if done == nil {
+		return dataAnswer{}, false
+	}
+	defer done()
+	raw, ok := s.readBody(w, r, limit)
+	if !ok {
+		return dataAnswer{}, false
 	}
 	a, err := parseAnswer(raw)
 	if err != nil {
 		ce := contract.AsError(err)
 		ce.Type, ce.Kind = contract.ContractError, KindMalformed
 		s.fail(w, http.StatusBadRequest, ce)
-		return
+		return dataAnswer{}, false
 	}
-	switch err := e.answer(seq, a); {
-	case errors.Is(err, errAnswered):
-		s.fail(w, http.StatusConflict, &contract.Error{Type: contract.ContractError, Kind: KindConflict,
-			Message: fmt.Sprintf("data request %d is already answered", seq)})
-	case err != nil:
-		notFound("no pending data request with this seq")
-	default:
-		w.WriteHeader(http.StatusNoContent)
-	}
+	return a, true
 }
 
 // webhookCall is what the daemon POSTs to a tenant's webhook for each
@@ -103,7 +178,7 @@ func (s *Server) webhookHandler(t *tenant, e *execution) contract.DataHandler {
 	client := &http.Client{Timeout: timeout, CheckRedirect: sameHostRedirects}
 	return func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 		a, err := s.callWebhook(ctx, client, wh.URL, webhookCall{ExecutionID: e.key.id, Tenant: t.name,
-			Seq: e.lastSeq.Load(), Name: name, Args: args}, e.dataBytes)
+			Seq: e.lastSeq.Load(), Name: name, Args: args}, e.dataLimit())
 		result := "ok"
 		if err != nil || a.err != nil {
 			result = "error"

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -37,39 +36,6 @@ func (s *Server) maxExecuteBody() int64 {
 // reading cannot hold an execution's goroutine.
 const writeTimeout = 10 * time.Second
 
-// readBody reads r's body, at most limit bytes, within the body timeout.
-// On failure it writes the 4xx and returns false.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
-	if r.ContentLength > limit {
-		s.fail(w, http.StatusRequestEntityTooLarge, &contract.Error{Type: contract.ContractError, Kind: KindBodyTooLarge,
-			Message: fmt.Sprintf("the body is %d bytes, over the cap of %d", r.ContentLength, limit)})
-		return nil, false
-	}
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Now().Add(s.opt.BodyTimeout))
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	// No deadline once the body is in: the server's background read,
-	// which notices a client that goes away, must not time out.
-	rc.SetReadDeadline(time.Time{})
-	s.metrics.bytesIn.Add(float64(len(b)))
-	var tooLarge *http.MaxBytesError
-	switch {
-	case err == nil:
-		return b, true
-	case errors.As(err, &tooLarge):
-		s.fail(w, http.StatusRequestEntityTooLarge, &contract.Error{Type: contract.ContractError, Kind: KindBodyTooLarge,
-			Message: fmt.Sprintf("the body is over the cap of %d bytes", limit)})
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		w.Header().Set("Connection", "close")
-		s.fail(w, http.StatusRequestTimeout, &contract.Error{Type: contract.ContractError, Kind: KindBodyTimeout,
-			Message: fmt.Sprintf("the body was not read within %v", s.opt.BodyTimeout)})
-	default:
-		s.fail(w, http.StatusBadRequest, &contract.Error{Type: contract.ContractError, Kind: KindMalformed,
-			Message: "reading the body: " + err.Error()})
-	}
-	return nil, false
-}
-
 // decodeStrict decodes exactly one JSON value into v, refusing unknown
 // fields and trailing data.
 func decodeStrict(b []byte, v any) error {
@@ -86,6 +52,39 @@ func decodeStrict(b []byte, v any) error {
 		return contract.Errorf(contract.ContractError, "body: data after the JSON value")
 	}
 	return nil
+}
+
+// readExecuteBody admits, reads and decodes an execution's body and
+// resolves its limits under t's caps; on failure it writes the refusal.
+func (s *Server) readExecuteBody(w http.ResponseWriter, r *http.Request, t *tenant) (body executeBody, limits contract.Limits, clamped []string, ok bool) {
+	done := s.admitBody(w, r, t, s.maxExecuteBody())
+	if done == nil {
+		return body, limits, nil, false
+	}
+	defer done()
+	raw, ok := s.readBody(w, r, s.maxExecuteBody())
+	if !ok {
+		return body, limits, nil, false
+	}
+	if err := decodeStrict(raw, &body); err != nil {
+		e := contract.AsError(err)
+		e.Type, e.Kind = contract.ContractError, KindMalformed
+		s.fail(w, http.StatusBadRequest, e)
+		return body, limits, nil, false
+	}
+	if name, bad := t.forbiddenModule(body.Modules); bad {
+		s.fail(w, http.StatusForbidden, &contract.Error{Type: AuthError, Kind: KindForbidden,
+			Message: fmt.Sprintf("module %q is not on tenant %s's allow-list", name, t.name)})
+		return body, limits, nil, false
+	}
+	// The tenant's caps clamp first (the supervisor's are above them);
+	// the supervisor then finds nothing more to clamp.
+	limits, clamped, err := contract.Resolve(body.Limits, t.defaults, t.caps)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, contract.AsError(err))
+		return body, limits, nil, false
+	}
+	return body, limits, clamped, true
 }
 
 func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
@@ -106,29 +105,12 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 			Message: ExecutionIDHeader + " must be 1-64 of [A-Za-z0-9_-]"})
 		return
 	}
-	raw, ok := s.readBody(w, r, s.maxExecuteBody())
-	if !ok {
+	if !s.checkBodySize(w, r, s.maxExecuteBody()) {
 		return
 	}
-	var body executeBody
-	if err := decodeStrict(raw, &body); err != nil {
-		e := contract.AsError(err)
-		e.Type, e.Kind = contract.ContractError, KindMalformed
-		s.fail(w, http.StatusBadRequest, e)
-		return
-	}
-	if name, bad := t.forbiddenModule(body.Modules); bad {
-		s.fail(w, http.StatusForbidden, &contract.Error{Type: AuthError, Kind: KindForbidden,
-			Message: fmt.Sprintf("module %q is not on tenant %s's allow-list", name, t.name)})
-		return
-	}
-	// The tenant's caps clamp first (the supervisor's are above them);
-	// the supervisor then finds nothing more to clamp.
-	limits, clamped, err := contract.Resolve(body.Limits, t.defaults, t.caps)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, contract.AsError(err))
-		return
-	}
+	// Everything that needs no body is checked before a byte of it is
+	// read: the quotas, the id, draining; then the body's bytes are
+	// reserved (admission.go).
 	release, quota, retry := t.acquire(time.Now())
 	if release == nil {
 		s.metrics.rejections.WithLabelValues(t.name, quota).Inc()
@@ -140,8 +122,8 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
-	e := &execution{key: execKey{t.name, id}, cancel: cancel, dataBytes: limits.DataBytes,
-		pending: map[int64]chan dataAnswer{}, answered: map[int64]bool{}}
+	e := &execution{key: execKey{t.name, id}, cancel: cancel,
+		pending: map[int64]chan dataAnswer{}, answered: map[int64]bool{}, claimed: map[int64]bool{}}
 	switch err := s.execs.add(e); {
 	case errors.Is(err, errDraining):
 		s.failRetry(w, http.StatusServiceUnavailable, &contract.Error{Type: contract.CapacityError, Kind: KindDraining,
@@ -153,6 +135,12 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.execs.remove(e)
+
+	body, limits, clamped, ok := s.readExecuteBody(w, r, t)
+	if !ok {
+		return
+	}
+	e.setDataBytes(limits.DataBytes)
 
 	streaming := wantsEventStream(r)
 	handler := contract.DataHandler(nil)
@@ -183,6 +171,11 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	res, _ := s.sup.Stream(ctx, req, handler, onEvent)
+	if e.large.Load() || r.ContentLength >= reclaimAfter {
+		// Only now are the body's and the answers' copies (on their way
+		// to the child, held by gRPC's flow control) all garbage.
+		s.reclaim.soon()
+	}
 	res.Clamped = append(clamped, res.Clamped...)
 	s.metrics.observe(&res, time.Since(start))
 	status := resultStatus(&res)

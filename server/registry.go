@@ -23,17 +23,36 @@ type execKey struct{ tenant, id string }
 type execution struct {
 	key    execKey
 	cancel context.CancelCauseFunc
-	// dataBytes bounds one data answer's body (the execution's limit).
-	dataBytes int64
 	// lastSeq is the seq of the last data_request event: the supervisor
 	// calls the data handler for it right after the event, on the same
 	// stream, one request at a time.
 	lastSeq atomic.Int64
+	// large is set when a body or data answer of reclaimAfter bytes or
+	// more came with it: its end hands the freed memory back to the OS.
+	large atomic.Bool
 
-	mu       sync.Mutex
-	endpoint bool // data requests are answered over the endpoint
-	pending  map[int64]chan dataAnswer
+	mu sync.Mutex
+	// dataBytes bounds one data answer's body (the execution's limit),
+	// set once its body is decoded.
+	dataBytes int64
+	endpoint  bool // data requests are answered over the endpoint
+	pending   map[int64]chan dataAnswer
+	// claimed are the seqs whose answer is being read: one reader per
+	// seq, so a second answer is refused before its body is read.
+	claimed  map[int64]bool
 	answered map[int64]bool
+}
+
+func (e *execution) setDataBytes(n int64) {
+	e.mu.Lock()
+	e.dataBytes = n
+	e.mu.Unlock()
+}
+
+func (e *execution) dataLimit() int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.dataBytes
 }
 
 type dataAnswer struct {
@@ -41,9 +60,11 @@ type dataAnswer struct {
 	err   error
 }
 
-// errAnswered and errNoRequest are answer's refusals (409 and 404).
+// errAnswered, errAnswering and errNoRequest are claim's and answer's
+// refusals (409, 409 and 404).
 var (
 	errAnswered  = errors.New("server: data request already answered")
+	errAnswering = errors.New("server: an answer to this data request is being read")
 	errNoRequest = errors.New("server: no such pending data request")
 )
 
@@ -58,15 +79,41 @@ func (e *execution) expect(seq int64) {
 	}
 }
 
-// answer delivers a client's answer to data request seq.
+// claim reserves data request seq for one answer about to be read: it
+// refuses a seq that is not pending, already answered, or being
+// answered, before the answer's body is read. The claim ends with answer
+// or unclaim.
+func (e *execution) claim(seq int64) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch {
+	case e.answered[seq]:
+		return errAnswered
+	case e.claimed[seq]:
+		return errAnswering
+	case e.pending[seq] == nil:
+		return errNoRequest
+	}
+	e.claimed[seq] = true
+	return nil
+}
+
+// unclaim gives up a claim whose answer could not be read or parsed, so
+// that the client may send it again.
+func (e *execution) unclaim(seq int64) {
+	e.mu.Lock()
+	delete(e.claimed, seq)
+	e.mu.Unlock()
+}
+
+// answer delivers the answer to claimed data request seq.
 func (e *execution) answer(seq int64, a dataAnswer) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.answered[seq] {
-		return errAnswered
-	}
+	delete(e.claimed, seq)
 	ch, ok := e.pending[seq]
 	if !ok {
+		// The handler gave up (the deadline) while the body was read.
 		return errNoRequest
 	}
 	// The channel stays in pending for the handler to take: a fast client

@@ -22,6 +22,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/supervisor"
 )
@@ -81,7 +83,13 @@ type Server struct {
 	warm     atomic.Bool
 	draining atomic.Bool
 	mux      *http.ServeMux
+	// bodies counts the bytes of request bodies being read (admission.go).
+	bodies  byteBudget
+	reclaim reclaimer
 }
+
+// bodyBudget is the daemon's budget of body bytes read at once.
+func (s *Server) bodyBudget() int64 { return s.cfg.Load().bodyBudget() }
 
 // New makes a server over opt.Supervisor with the tenants of cfg.
 func New(cfg *Config, opt Options) (*Server, error) {
@@ -105,6 +113,9 @@ func New(cfg *Config, opt Options) (*Server, error) {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opt: opt, log: opt.Logger, sup: opt.Supervisor, metrics: newMetrics(opt.Supervisor)}
+	s.metrics.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_request_body_bytes_reading",
+		Help: "Bytes of request bodies admitted and being read or decoded now (the daemon's body budget in use)."},
+		func() float64 { return float64(s.bodies.inUse()) }))
 	s.execs.m = map[execKey]*execution{}
 	if err := s.Reload(cfg); err != nil {
 		return nil, err
@@ -158,7 +169,7 @@ var Routes = []Route{
 		"DELETE": {204, 401, 404},
 	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"DELETE": (*Server).handleDelete}},
 	{Pattern: "/v1/executions/{id}/data/{seq}", Methods: map[string][]int{
-		"POST": {204, 400, 401, 404, 408, 409, 413},
+		"POST": {204, 400, 401, 404, 408, 409, 413, 429, 503},
 	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"POST": (*Server).handleData}},
 	{Pattern: "/healthz", Methods: map[string][]int{"GET": {200}},
 		handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"GET": (*Server).handleHealth}},

@@ -45,7 +45,7 @@ func (d *testDaemon) hold(t *testing.T, token string, hdr ...string) string {
 // real daemon, with the error type and kind the table gives.
 func TestStatusCodes(t *testing.T) {
 	d := startDaemon(t, func(c *Config) {
-		c.BodyTimeout = 300 * time.Millisecond
+		c.BodyTimeout = time.Second // room for 18 MiB on a loaded machine
 		c.Tenants = append(c.Tenants,
 			TenantConfig{Name: "narrow", TokenSHA256: testutil.TokenSHA256("narrow-token"), Concurrency: 1},
 			TenantConfig{Name: "slow", TokenSHA256: testutil.TokenSHA256("slow-token"), Rate: 0.001, Burst: 1})

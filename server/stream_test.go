@@ -66,7 +66,9 @@ func TestSSEOrderAndDataAnswers(t *testing.T) {
 		if r, b := d.call(t, "POST", path, acmeToken, map[string]any{"value": dr.Seq * 10}); r.StatusCode != 204 {
 			t.Fatalf("answer %d: %d %s", dr.Seq, r.StatusCode, b)
 		}
-		if r, b := d.call(t, "POST", path, acmeToken, `{"value":1}`); r.StatusCode != 409 {
+		// After the last answer the execution may already have ended
+		// (404) by the time the second one arrives.
+		if r, b := d.call(t, "POST", path, acmeToken, `{"value":1}`); r.StatusCode != 409 && (dr.Seq == 1 || r.StatusCode != 404) {
 			t.Fatalf("second answer to %d: %d %s", dr.Seq, r.StatusCode, b)
 		}
 	}

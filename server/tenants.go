@@ -31,12 +31,15 @@ type tenant struct {
 	anyModule      bool
 	modules        map[string]bool
 	webhook        *WebhookConfig
-	st             *tenantState
+	// bodyBudget bounds the bytes of its bodies being read at once.
+	bodyBudget int64
+	st         *tenantState
 }
 
 // tenantState is what a tenant's quotas count.
 type tenantState struct {
 	inflight atomic.Int64
+	bodies   byteBudget
 	mu       sync.Mutex
 	limiter  *rate.Limiter // nil: no rate quota
 }
@@ -124,8 +127,12 @@ func buildTenants(cfg *Config, supDefaults, supCaps contract.Limits, old *tenant
 		if t := ts.byName[name]; t != nil {
 			return t
 		}
-		t := &tenant{name: name, caps: supCaps, defaults: supDefaults}
+		t := &tenant{name: name, caps: supCaps, defaults: supDefaults,
+			bodyBudget: max(1, cfg.bodyBudget()/defaultTenantBodyBudgetDivisor)}
 		if p, ok := pols[name]; ok {
+			if p.BodyBudgetBytes > 0 {
+				t.bodyBudget = p.BodyBudgetBytes
+			}
 			t.caps = p.Caps.Limits().WithDefaults(supCaps)
 			t.defaults, _, _ = contract.Resolve(supDefaults, supDefaults, t.caps)
 			t.concurrency = p.Concurrency
@@ -207,6 +214,15 @@ func checkTenantCaps(key string, caps, supDefaults, supCaps contract.Limits) err
 	return nil
 }
 
+// bodyBudget is the daemon's body budget (a zero Config, as tests make
+// it, takes the default).
+func (cfg *Config) bodyBudget() int64 {
+	if cfg.BodyBudgetBytes > 0 {
+		return cfg.BodyBudgetBytes
+	}
+	return DefaultBodyBudgetBytes
+}
+
 // tenantPolicies checks the tenants list and indexes it by name.
 func (cfg *Config) tenantPolicies() (map[string]TenantConfig, error) {
 	pols := map[string]TenantConfig{}
@@ -223,6 +239,8 @@ func (cfg *Config) tenantPolicies() (map[string]TenantConfig, error) {
 			return nil, fmt.Errorf("config: %s.rate: want a non-negative number", key)
 		case p.Burst < 0:
 			return nil, fmt.Errorf("config: %s.burst: negative", key)
+		case p.BodyBudgetBytes < 0:
+			return nil, fmt.Errorf("config: %s.body_budget_bytes: negative", key)
 		}
 		if p.TokenSHA256 != "" {
 			if _, err := parseSum(p.TokenSHA256); err != nil {
