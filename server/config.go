@@ -39,6 +39,10 @@ type Config struct {
 	// its body (slow clients). Defaults 5s and 10s.
 	HeaderTimeout time.Duration `yaml:"header_timeout"`
 	BodyTimeout   time.Duration `yaml:"body_timeout"`
+	// WriteTimeout bounds each write to a client (an envelope, one
+	// event): a client slower than that loses its connection, never the
+	// execution. Default 10s.
+	WriteTimeout time.Duration `yaml:"write_timeout"`
 	// BodyBudgetBytes bounds the bytes of request bodies the daemon reads
 	// at once, all tenants together; a body that does not fit is refused
 	// (503) before it is read. A body larger than the budget is read
@@ -120,6 +124,7 @@ func DefaultConfig() Config {
 		DrainTimeout:    30 * time.Second,
 		HeaderTimeout:   5 * time.Second,
 		BodyTimeout:     10 * time.Second,
+		WriteTimeout:    10 * time.Second,
 		BodyBudgetBytes: DefaultBodyBudgetBytes,
 		Supervisor:      SupervisorConfig{PoolSize: 2, QueueTimeout: 5 * time.Second},
 	}
@@ -267,7 +272,7 @@ func (cfg *Config) Validate() error {
 	for _, d := range []struct {
 		key string
 		v   time.Duration
-	}{{"drain_timeout", cfg.DrainTimeout}, {"header_timeout", cfg.HeaderTimeout}, {"body_timeout", cfg.BodyTimeout}, {"supervisor.queue_timeout", cfg.Supervisor.QueueTimeout}} {
+	}{{"drain_timeout", cfg.DrainTimeout}, {"header_timeout", cfg.HeaderTimeout}, {"body_timeout", cfg.BodyTimeout}, {"write_timeout", cfg.WriteTimeout}, {"supervisor.queue_timeout", cfg.Supervisor.QueueTimeout}} {
 		if d.v <= 0 {
 			return fmt.Errorf("config: %s: must be positive, got %v", d.key, d.v)
 		}

@@ -66,7 +66,7 @@ func Start(cfg Config, log *slog.Logger) (*Daemon, error) {
 		ln.Close()
 		return nil, err
 	}
-	srv, err := New(&cfg, Options{Supervisor: sup, Defaults: defaults, Caps: caps, BodyTimeout: cfg.BodyTimeout,
+	srv, err := New(&cfg, Options{Supervisor: sup, Defaults: defaults, Caps: caps, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout,
 		PoolSize: cfg.Supervisor.PoolSize, Logger: log})
 	if err != nil {
 		ln.Close()

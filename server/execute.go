@@ -32,10 +32,6 @@ func (s *Server) maxExecuteBody() int64 {
 	return 2*s.opt.Caps.CodeBytes + s.opt.MaxInputBytes + bodySlack
 }
 
-// writeTimeout bounds each write to a client, so that one that stops
-// reading cannot hold an execution's goroutine.
-const writeTimeout = 10 * time.Second
-
 // decodeStrict decodes exactly one JSON value into v, refusing unknown
 // fields and trailing data.
 func decodeStrict(b []byte, v any) error {
@@ -120,7 +116,12 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 
-	ctx, cancel := context.WithCancelCause(r.Context())
+	// The execution's context is the request's without its cancellation:
+	// net/http cancels the request's when a write fails, and a client
+	// too slow for the write timeout loses its connection, not the
+	// execution. A client that goes away (any other end of the request's
+	// context) still aborts it (clientGone, below).
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.Context()))
 	defer cancel(nil)
 	e := &execution{key: execKey{t.name, id}, cancel: cancel,
 		pending: map[int64]chan dataAnswer{}, answered: map[int64]bool{}, claimed: map[int64]bool{}}
@@ -156,8 +157,15 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	var out *eventStream
 	if streaming {
-		out = &eventStream{s: s, w: w, rc: http.NewResponseController(w)}
+		out = newEventStream(s, w, limits)
+		defer out.close()
 	}
+	stop := context.AfterFunc(r.Context(), func() {
+		if out == nil || !out.tooSlow() {
+			cancel(errClientGone)
+		}
+	})
+	defer stop()
 	onEvent := func(ev contract.Event) {
 		switch {
 		case ev.Type == contract.EventDataRequest:
@@ -184,10 +192,15 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	}
 	if streaming && (out.started || status == http.StatusOK) {
 		out.send(contract.Event{Type: contract.EventResult, ExecutionID: id, Result: &res})
+		if !out.close() {
+			s.metrics.undelivered.Inc()
+			s.log.Warn("the client could not take the execution's events in time; its result was not delivered",
+				"tenant", t.name, "execution", id, "ok", res.OK, "error_type", errorType(&res))
+		}
 		return
 	}
 	rc := http.NewResponseController(w)
-	rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	rc.SetWriteDeadline(time.Now().Add(s.opt.WriteTimeout))
 	if status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", "1")
 	}
@@ -221,48 +234,6 @@ func wantsEventStream(r *http.Request) bool {
 		}
 	}
 	return false
-}
-
-// eventStream writes an execution's events as server-sent events. The
-// status (200) and headers go out with the first event: a request that
-// never started (no child in time, a bad request) still gets its 4xx.
-type eventStream struct {
-	s       *Server
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	started bool
-	n       int
-	broken  bool
-}
-
-func (o *eventStream) send(ev contract.Event) {
-	if o.broken {
-		return
-	}
-	if !o.started {
-		h := o.w.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-cache")
-		h.Set("X-Accel-Buffering", "no")
-		o.w.WriteHeader(http.StatusOK)
-		o.started = true
-	}
-	b, err := json.Marshal(ev)
-	if err != nil {
-		return
-	}
-	o.n++
-	o.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
-	n, err := fmt.Fprintf(o.w, "id: %d\nevent: %s\ndata: %s\n\n", o.n, ev.Type, b)
-	o.s.metrics.bytesOut.Add(float64(n))
-	if err == nil {
-		err = o.rc.Flush()
-	}
-	if err != nil {
-		// The client is gone; the request's ctx ends with it and aborts
-		// the execution.
-		o.broken = true
-	}
 }
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {

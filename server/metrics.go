@@ -25,6 +25,9 @@ type metrics struct {
 	bytesIn    prometheus.Counter
 	bytesOut   prometheus.Counter
 	rejections *prometheus.CounterVec
+	// undelivered counts streamed executions whose client was too slow
+	// (or gone) to take the result event.
+	undelivered prometheus.Counter
 }
 
 func newMetrics(sup *supervisor.Supervisor) *metrics {
@@ -64,9 +67,13 @@ func newMetrics(sup *supervisor.Supervisor) *metrics {
 			Name: "warden_quota_rejections_total",
 			Help: "Requests refused by a tenant's quota, by tenant and quota (rate or concurrency).",
 		}, []string{"tenant", "quota"}),
+		undelivered: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "warden_results_undelivered_total",
+			Help: "Streamed executions that ran to their end but whose client could not take the result event (too slow for the write timeout, or gone); each is logged.",
+		}),
 	}
 	stats := func() supervisor.Stats { return sup.Stats() }
-	m.reg.MustRegister(m.executions, m.latency, m.queueWait, m.oomKills, m.data, m.bytesIn, m.bytesOut, m.rejections,
+	m.reg.MustRegister(m.executions, m.latency, m.queueWait, m.oomKills, m.data, m.bytesIn, m.bytesOut, m.rejections, m.undelivered,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "warden_timeout_kills_total",
 			Help: "Children SIGKILLed at their hard deadline."}, func() float64 { return float64(stats().Kills) }),
@@ -121,10 +128,18 @@ func childStates(idle, busy, spawning, waiting int) map[string]int {
 }
 
 // observe records one finished execution.
+// errorType is an envelope's error type, "none" when it is ok.
+func errorType(res *contract.Result) string {
+	if res.OK || res.Error == nil {
+		return "none"
+	}
+	return string(res.Error.Type)
+}
+
 func (m *metrics) observe(res *contract.Result, took time.Duration) {
-	outcome, typ := "ok", "none"
-	if !res.OK && res.Error != nil {
-		outcome, typ = "error", string(res.Error.Type)
+	outcome, typ := "ok", errorType(res)
+	if typ != "none" {
+		outcome = "error"
 		if res.Error.Kind == contract.KindOOMKill {
 			m.oomKills.Inc()
 		}

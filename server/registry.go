@@ -179,6 +179,10 @@ func (r *registry) add(e *execution) error {
 	return nil
 }
 
+// errClientGone is the cause an execution is cancelled with when its
+// client went away.
+var errClientGone = errors.New("server: the client went away")
+
 var (
 	errDraining = errors.New("server: draining")
 	errInUse    = errors.New("server: execution id in use")

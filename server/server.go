@@ -65,6 +65,9 @@ type Options struct {
 	MaxInputBytes int64
 	// BodyTimeout bounds reading one request body. Default 10s.
 	BodyTimeout time.Duration
+	// WriteTimeout bounds each write to a client, so that one that stops
+	// reading cannot hold an execution's handler. Default 10s.
+	WriteTimeout time.Duration
 	// PoolSize is the idle children per profile the pool must reach
 	// before the server is ready. Default 2.
 	PoolSize int
@@ -105,6 +108,9 @@ func New(cfg *Config, opt Options) (*Server, error) {
 	}
 	if opt.BodyTimeout == 0 {
 		opt.BodyTimeout = 10 * time.Second
+	}
+	if opt.WriteTimeout == 0 {
+		opt.WriteTimeout = 10 * time.Second
 	}
 	if opt.PoolSize == 0 {
 		opt.PoolSize = 2

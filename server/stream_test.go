@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -303,4 +306,104 @@ func TestJSONClientDisconnectAborts(t *testing.T) {
 	waitFor(t, 5*time.Second, "the execution to be aborted", func() bool {
 		return d.metric(t, `warden_executions_total{error_type="AbortError",outcome="error"}`) == 1
 	})
+}
+
+// TestSlowReaderKeepsTheOutcome: a client that stops reading for 4 s
+// (under the write timeout) while the script logs 8 MiB does not change
+// the execution's outcome: the daemon takes the events from the child at
+// the child's pace into the execution's bounded buffer, and the client
+// gets every one of them, then the ok result. (Before, back-pressure
+// from the client ate the guest's deadline: TimeoutError, the child
+// killed, 6,448 of 16,000 log events.)
+func TestSlowReaderKeepsTheOutcome(t *testing.T) {
+	d := startDaemon(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const lines = 16000
+	code := fmt.Sprintf(`const line = "x".repeat(500); for (let i = 0; i < %d; i++) console.log(i, line); return "done"`, lines)
+	_, next := d.stream(t, ctx, acmeToken, map[string]any{"code": code,
+		"limits": map[string]any{"timeout_ms": 3000, "output_bytes": 16 << 20}})
+	time.Sleep(4 * time.Second)
+	logs := 0
+	var last sseEvent
+	for {
+		ev, ok := next()
+		if !ok {
+			break
+		}
+		if ev.typ == "log" {
+			logs++
+		}
+		last = ev
+	}
+	if last.typ != "result" || last.ev.Result == nil || !last.ev.Result.OK || string(last.ev.Result.Value) != `"done"` {
+		var e *contract.Error
+		if last.ev.Result != nil {
+			e = last.ev.Result.Error
+		}
+		t.Fatalf("last event %s (error %v) after %d log events, want the ok result", last.typ, e, logs)
+	}
+	if logs != lines {
+		t.Fatalf("%d log events, want %d", logs, lines)
+	}
+}
+
+// TestTooSlowClientLosesTheConnectionNotTheResult: a client that stops
+// reading for longer than the write timeout loses its connection; the
+// execution runs to its end (ok), and its result, which could not be
+// delivered, is counted and logged with its id.
+func TestTooSlowClientLosesTheConnectionNotTheResult(t *testing.T) {
+	var logs testutil.SyncBuffer
+	d := startDaemonLog(t, func(c *Config) { c.WriteTimeout = 300 * time.Millisecond },
+		slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	c, err := net.Dial("tcp", d.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.(*net.TCPConn).SetReadBuffer(256 << 10) // the socket buffers must fill: the events are 8 MiB
+	body := `{"code":"const line = 'x'.repeat(500); for (let i = 0; i < 16000; i++) console.log(i, line); return 'done'","limits":{"timeout_ms":5000,"output_bytes":16777216}}`
+	fmt.Fprintf(c, "POST /v1/executions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nAccept: text/event-stream\r\nWarden-Execution-Id: slowpoke\r\nContent-Length: %d\r\n\r\n%s", acmeToken, len(body), body)
+	waitFor(t, 20*time.Second, "the undelivered result to be counted", func() bool {
+		return d.metric(t, "warden_results_undelivered_total") == 1
+	})
+	if n := d.metric(t, `warden_executions_total{error_type="none",outcome="ok"}`); n != 1 {
+		t.Errorf("ok executions counted: %v, want 1", n)
+	}
+	if !strings.Contains(logs.String(), `"execution":"slowpoke"`) || !strings.Contains(logs.String(), `"ok":true`) {
+		t.Errorf("no log line for the undelivered result:\n%s", logs.String())
+	}
+	// The connection is closed: reading what was sent ends.
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, c); err != nil {
+		t.Errorf("the connection was not closed: %v", err)
+	}
+}
+
+// TestHalfCloseIsADisconnect: a client that shuts down its sending side
+// after the request (still reading) is taken as gone, as net/http takes
+// any EOF on the request's connection: the execution is aborted
+// (AbortError), and the envelope still goes out on the half that is
+// open. docs/daemon.md says so.
+func TestHalfCloseIsADisconnect(t *testing.T) {
+	d := startDaemon(t, nil)
+	c, err := net.Dial("tcp", d.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	body := `{"code":"await new Promise(() => {}); for (;;) {}","limits":{"timeout_ms":10000}}`
+	fmt.Fprintf(c, "POST /v1/executions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s", acmeToken, len(body), body)
+	c.(*net.TCPConn).CloseWrite()
+	c.SetReadDeadline(time.Now().Add(8 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no response after a half-close: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	res := envelope(t, b)
+	if res.Error == nil || res.Error.Type != contract.AbortError {
+		t.Fatalf("after a half-close: %d %s, want AbortError", resp.StatusCode, b)
+	}
 }
