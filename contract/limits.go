@@ -1,11 +1,12 @@
 package contract
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/wardenhq/warden/internal/strictjson"
 )
 
 // Limits bound one execution. In a Request a zero field means "the
@@ -84,13 +85,13 @@ func (l Limits) MarshalJSON() ([]byte, error) {
 	})
 }
 
-// UnmarshalJSON reads the form MarshalJSON writes and rejects unknown
-// fields, so a misspelt limit is a ContractError rather than ignored.
+// UnmarshalJSON reads the form MarshalJSON writes, strictly: a name that
+// is not exactly one of the limits' (a misspelt or case-folded one), a
+// name given twice, null or a value that is not an int64 integer is a
+// ContractError rather than ignored or taken for absent.
 func (l *Limits) UnmarshalJSON(b []byte) error {
 	var j limitsJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := strictjson.Unmarshal(b, &j); err != nil {
 		return Errorf(ContractError, "limits: %v", err)
 	}
 	*l = Limits{
