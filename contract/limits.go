@@ -62,6 +62,10 @@ const MinMemoryBytes = 1 << 20
 // MaxStackBytes is the largest stack limit this wasm build supports.
 const MaxStackBytes = 512 << 10
 
+// Limits's JSON is a limitsJSON: a strict decode of a body holding
+// limits checks them in place (names, nulls, integers).
+func init() { strictjson.Wire[Limits, limitsJSON]() }
+
 type limitsJSON struct {
 	TimeoutMS    int64 `json:"timeout_ms"`
 	MemoryBytes  int64 `json:"memory_bytes"`

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/strictjson"
 )
 
 // parseAnswer reads a data answer, `{"value": JSON}` or
@@ -21,6 +22,11 @@ func parseAnswer(b []byte) (dataAnswer, error) {
 	var m map[string]json.RawMessage
 	if err := decodeStrict(b, &m); err != nil {
 		return dataAnswer{}, err
+	}
+	for k := range m {
+		if k != "value" && k != "error" {
+			return dataAnswer{}, contract.Errorf(contract.ContractError, `unknown field %q; want exactly one field, "value" or "error" (names match exactly)`, k)
+		}
 	}
 	v, hasV := m["value"]
 	e, hasE := m["error"]
@@ -31,8 +37,8 @@ func parseAnswer(b []byte) (dataAnswer, error) {
 		return dataAnswer{value: v}, nil
 	}
 	var msg string
-	if err := json.Unmarshal(e, &msg); err != nil {
-		return dataAnswer{}, contract.Errorf(contract.ContractError, `"error" must be a string`)
+	if err := strictjson.Unmarshal(e, &msg); err != nil {
+		return dataAnswer{}, contract.Errorf(contract.ContractError, `"error" must be a string: %v`, err)
 	}
 	return dataAnswer{err: errors.New(msg)}, nil
 }

@@ -126,6 +126,26 @@ const (
 	floatShape
 )
 
+// wireTypes maps a json.Unmarshaler's type to the type of its JSON
+// (Wire).
+var wireTypes sync.Map // reflect.Type -> reflect.Type
+
+// Wire declares that a T decodes (in its UnmarshalJSON) the JSON of a W,
+// so that Check, where it meets a T, walks W's shape: names, nulls and
+// types are then checked there, and an error says where it is in the
+// whole text, not in the T's part of it.
+func Wire[T, W any]() {
+	wireTypes.Store(reflect.TypeFor[T](), reflect.TypeFor[W]())
+}
+
+// wireType is t's declared wire type, or t.
+func wireType(t reflect.Type) reflect.Type {
+	if w, ok := wireTypes.Load(t); ok {
+		return w.(reflect.Type)
+	}
+	return t
+}
+
 func shapeOf(t reflect.Type) shape {
 	switch {
 	case t == rawMessageType || t.Kind() == reflect.Interface:
@@ -175,6 +195,7 @@ func (s *scanner) value(t reflect.Type, depth int) error {
 			}
 			t = t.Elem()
 		}
+		t = wireType(t)
 		sh = shapeOf(t)
 		// An interface stays, for its numbers (float64s, which
 		// encoding/json refuses past float64's range); json.RawMessage

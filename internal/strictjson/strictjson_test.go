@@ -145,3 +145,33 @@ func TestUnmarshaler(t *testing.T) {
 		}
 	}
 }
+
+type wired struct{ n int64 }
+
+type wiredJSON struct {
+	N int64 `json:"n"`
+}
+
+func (w *wired) UnmarshalJSON(b []byte) error {
+	var j wiredJSON
+	err := Unmarshal(b, &j)
+	w.n = j.N
+	return err
+}
+
+// TestWire: a type declared with Wire is checked by its wire form's
+// shape, its errors placed in the whole text.
+func TestWire(t *testing.T) {
+	Wire[wired, wiredJSON]()
+	var v struct {
+		W wired `json:"w"`
+	}
+	err := Unmarshal([]byte(`{"w":{"n":1,"N":2}}`), &v)
+	var se *Error
+	if !errors.As(err, &se) || se.Pointer != "/w" || se.Offset != 12 || !strings.Contains(se.Msg, `unknown field "N"`) {
+		t.Fatalf("got %#v", err)
+	}
+	if err := Unmarshal([]byte(`{"w":{"n":7}}`), &v); err != nil || v.W.n != 7 {
+		t.Fatalf("got %v, %+v", err, v)
+	}
+}
