@@ -123,3 +123,48 @@ func TestDecodeStrictRoundTrip(t *testing.T) {
 		t.Fatalf("%s: %v, %+v != %+v", out, err, a, b)
 	}
 }
+
+// TestStrictConfig: the YAML configuration is held to the API's
+// strictness. yaml.v3 already refused a key given twice, a case-folded
+// key and invalid UTF-8 (the first cases, kept as proof); it took null
+// for absent, truncated 1.5 to 1, read 5 as the string "5" and yes as
+// true, let a merge key give a key twice and ignored a second document.
+func TestStrictConfig(t *testing.T) {
+	for _, tc := range []struct{ name, yaml, says string }{
+		{"key twice", "listen: 127.0.0.1:1\nlisten: 127.0.0.1:2\n", `"listen"`},
+		{"case-folded key", "Listen: 127.0.0.1:1\n", "Listen"},
+		{"case-folded nested key", "supervisor:\n  Pool_Size: 1\n", "Pool_Size"},
+		{"invalid UTF-8", "listen: \"\xff\"\n", "UTF-8"},
+		{"null limit", "supervisor:\n  defaults:\n    timeout_ms: null\n", "supervisor.defaults.timeout_ms (line 3): null"},
+		{"empty limit", "supervisor:\n  caps:\n    timeout_ms:\n", "supervisor.caps.timeout_ms (line 3): null"},
+		{"null section", "supervisor: ~\n", "supervisor (line 1): null"},
+		{"null tenants", "tenants: null\n", "tenants (line 1): null"},
+		{"null tenant", "tenants:\n  - null\n", "tenants[0] (line 2): null"},
+		{"null webhook", "tenants:\n  - name: a\n    webhook: null\n", "tenants[0].webhook (line 3): null"},
+		{"null modules", "tenants:\n  - name: a\n    modules:\n", "tenants[0].modules (line 3): null"},
+		{"null document", "null\n", "the document (line 1): null"},
+		{"fractional limit", "supervisor:\n  defaults:\n    timeout_ms: 1.5\n", `supervisor.defaults.timeout_ms (line 3): want an integer, got float "1.5"`},
+		{"number for a string", "anonymous: 5\n", `anonymous (line 1): want a string (quote it), got int "5"`},
+		{"yes for a bool", "anonymous_non_loopback: yes\n", `anonymous_non_loopback (line 1): want true or false, got str "yes"`},
+		{"number for a duration", "drain_timeout: 5\n", `drain_timeout (line 1): want a duration like 5s`},
+		{"list for a scalar", "listen: [a]\n", "listen (line 1): want a single value, got a list"},
+		{"merge key", "supervisor:\n  defaults: &d {timeout_ms: 5}\n  caps:\n    <<: *d\n    timeout_ms: 7\n", "supervisor.caps (line 4): merge keys"},
+		{"two documents", "listen: 127.0.0.1:1\n---\nlisten: 127.0.0.1:2\n", "more than one YAML document"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			if err := ParseConfig([]byte(tc.yaml), &cfg); err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("got %v, want an error saying %q", err, tc.says)
+			}
+		})
+	}
+	// What stays valid: no document, comments only, aliases (checked once
+	// however often used), hex integers, quoted strings.
+	for _, ok := range []string{"", "# nothing\n", "supervisor:\n  defaults: &d {timeout_ms: 5}\n  caps: *d\n",
+		"supervisor:\n  pool_size: 0x2\n", "anonymous: \"5\"\nanonymous_non_loopback: true\ntenants:\n  - name: a\n    rate: 2\n    modules: []\n"} {
+		cfg := DefaultConfig()
+		if err := ParseConfig([]byte(ok), &cfg); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
