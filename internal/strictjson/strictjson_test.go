@@ -175,3 +175,39 @@ func TestWire(t *testing.T) {
 		t.Fatalf("got %v, %+v", err, v)
 	}
 }
+
+// benchInput is a body with an input of many small objects and strings.
+func benchInput() []byte {
+	var b strings.Builder
+	b.WriteString(`{"code":"return input.length","input":[`)
+	for i := range 200000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"id":12345,"name":"caf\u00e9 é","tags":["a","b"],"ok":true}`)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+func BenchmarkUnmarshal(b *testing.B) {
+	in := benchInput()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		var v body
+		if err := Unmarshal(in, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodingJSON(b *testing.B) {
+	in := benchInput()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		var v body
+		if err := json.Unmarshal(in, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
