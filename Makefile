@@ -90,7 +90,10 @@ FUZZ_TARGETS := \
 	./ipc:FuzzContractToPB:20000 \
 	./ipc:FuzzSupervisorExecute:20000 \
 	./ipc:FuzzChildExecute:20000 \
-	./contract:FuzzResolve:200000
+	./contract:FuzzResolve:200000 \
+	./internal/strictjson:FuzzCheck:60000 \
+	./internal/strictjson:FuzzUnmarshalStruct:60000 \
+	./server:FuzzDecodeExecuteBody:8000
 fuzz: $(WASM) $(WAZERO_DEP)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; execs=$${rest#*:}; \

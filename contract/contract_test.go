@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,6 +63,34 @@ func TestLimitsJSON(t *testing.T) {
 	err = json.Unmarshal([]byte(`{"timeout":5}`), &back)
 	if !errors.Is(err, ErrContract) {
 		t.Fatalf("want ContractError for an unknown limit, got %v", err)
+	}
+}
+
+// TestLimitsJSONStrict: names match exactly (encoding/json would fold
+// "Timeout_MS" and "timeout_m\u017f"-like spellings onto timeout_ms), a
+// name given twice, null, a fraction and invalid UTF-8 are each a
+// ContractError naming the problem, however the Limits is reached.
+func TestLimitsJSONStrict(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"Timeout_MS":5}`, `unknown field "Timeout_MS"`},
+		{`{"TIMEOUT_MS":5}`, `unknown field "TIMEOUT_MS"`},
+		{`{"data_byte\u017f":5}`, `unknown field "data_byteſ"`},
+		{`{"timeout_ms":5,"timeout_ms":50000}`, `duplicate member name "timeout_ms"`},
+		{`null`, `null is not allowed here, want an object`},
+		{`{"timeout_ms":null}`, `/timeout_ms: null is not allowed here, want an integer`},
+		{`{"timeout_ms":1.5}`, `1.5 is not an integer`},
+		{`{"memory_bytes":9223372036854775808}`, `is not an integer`},
+		{"{\"timeout_ms\":5,\"\xff\":1}", `invalid UTF-8`},
+	} {
+		var l Limits
+		err := json.Unmarshal([]byte(tc.in), &l)
+		if !errors.Is(err, ErrContract) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want a ContractError saying %q", tc.in, err, tc.want)
+		}
+		var req Request
+		if err := json.Unmarshal([]byte(`{"code":"","limits":`+tc.in+`}`), &req); !errors.Is(err, ErrContract) {
+			t.Errorf("%s in a Request: got %v, want a ContractError", tc.in, err)
+		}
 	}
 }
 

@@ -1,11 +1,12 @@
 package contract
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/wardenhq/warden/internal/strictjson"
 )
 
 // Limits bound one execution. In a Request a zero field means "the
@@ -61,6 +62,10 @@ const MinMemoryBytes = 1 << 20
 // MaxStackBytes is the largest stack limit this wasm build supports.
 const MaxStackBytes = 512 << 10
 
+// Limits's JSON is a limitsJSON: a strict decode of a body holding
+// limits checks them in place (names, nulls, integers).
+func init() { strictjson.Wire[Limits, limitsJSON]() }
+
 type limitsJSON struct {
 	TimeoutMS    int64 `json:"timeout_ms"`
 	MemoryBytes  int64 `json:"memory_bytes"`
@@ -84,13 +89,13 @@ func (l Limits) MarshalJSON() ([]byte, error) {
 	})
 }
 
-// UnmarshalJSON reads the form MarshalJSON writes and rejects unknown
-// fields, so a misspelt limit is a ContractError rather than ignored.
+// UnmarshalJSON reads the form MarshalJSON writes, strictly: a name that
+// is not exactly one of the limits' (a misspelt or case-folded one), a
+// name given twice, null or a value that is not an int64 integer is a
+// ContractError rather than ignored or taken for absent.
 func (l *Limits) UnmarshalJSON(b []byte) error {
 	var j limitsJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := strictjson.Unmarshal(b, &j); err != nil {
 		return Errorf(ContractError, "limits: %v", err)
 	}
 	*l = Limits{

@@ -151,11 +151,27 @@ func LoadConfigFile(path string, cfg *Config) error {
 	return ParseConfig(b, cfg)
 }
 
-// ParseConfig decodes YAML text over cfg (see LoadConfigFile).
+// ParseConfig decodes YAML text over cfg (see LoadConfigFile): one
+// document (or none), held to checkYAML's strictness, then decoded with
+// unknown keys refused.
 func ParseConfig(b []byte, cfg *Config) error {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
+	var doc yaml.Node
+	switch err := dec.Decode(&doc); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return fmt.Errorf("config: %w", err)
+	}
+	if err := dec.Decode(new(yaml.Node)); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("config: more than one YAML document (a second '---'): the file is one document")
+	}
+	if err := checkYAML(&doc); err != nil {
+		return err
+	}
+	dec = yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
-	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+	if err := dec.Decode(cfg); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
 	return nil

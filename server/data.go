@@ -9,48 +9,48 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/strictjson"
 )
 
+// answerShape is what a data answer is checked against (names exactly,
+// none twice, also inside the value, valid UTF-8, a string error).
+type answerShape struct {
+	Value json.RawMessage `json:"value"`
+	Error string          `json:"error"`
+}
+
+var answerType = reflect.TypeFor[answerShape]()
+
 // parseAnswer reads a data answer, `{"value": JSON}` or
-// `{"error": "message"}`: exactly one of the two, nothing else, names
-// matched exactly, valid UTF-8. The value is a slice of b, not a copy:
-// an answer may be as large as the execution's data_bytes, and each
-// copy of it is that much more memory per answer in flight.
+// `{"error": "message"}`: exactly one of the two, nothing else, decoded
+// as strictly as an execution's body (internal/strictjson). The value is
+// a slice of b, not a copy: an answer may be as large as the
+// execution's data_bytes, and each copy of it is that much more memory
+// per answer in flight.
 func parseAnswer(b []byte) (dataAnswer, error) {
-	if !utf8.Valid(b) {
-		return dataAnswer{}, contract.Errorf(contract.ContractError, "body: not valid UTF-8")
-	}
-	if !json.Valid(b) {
-		var v any
-		err := json.Unmarshal(b, &v) // for the syntax error's message
+	if err := strictjson.Check(b, answerType); err != nil {
 		return dataAnswer{}, contract.Errorf(contract.ContractError, "body: %v", err)
 	}
-	// b is one valid JSON value. If it is an object whose first member's
-	// value runs to the closing brace and is itself one valid JSON
-	// value, the object has exactly that member.
+	// b is one valid JSON object with no name but value and error, each
+	// at most once. If its first member's value runs to the closing
+	// brace and is itself one valid JSON value, that is its only member.
 	rest := bytes.TrimSpace(b)
-	if len(rest) < 2 || rest[0] != '{' {
-		return dataAnswer{}, contract.Errorf(contract.ContractError, `want an object: {"value": JSON} or {"error": "message"}`)
-	}
 	inner := bytes.TrimSpace(rest[1 : len(rest)-1])
 	key, value, ok := splitMember(inner)
-	if !ok || !json.Valid(value) || (key != "value" && key != "error") {
+	if !ok || !json.Valid(value) {
 		return dataAnswer{}, contract.Errorf(contract.ContractError, `want exactly one field, "value" or "error"`)
 	}
 	if key == "value" {
 		return dataAnswer{value: value}, nil
 	}
-	if value[0] != '"' {
-		return dataAnswer{}, contract.Errorf(contract.ContractError, `"error" must be a string`)
-	}
 	var msg string
 	if err := json.Unmarshal(value, &msg); err != nil {
-		return dataAnswer{}, contract.Errorf(contract.ContractError, `"error" must be a string`)
+		return dataAnswer{}, contract.Errorf(contract.ContractError, `"error" must be a string: %v`, err)
 	}
 	return dataAnswer{err: errors.New(msg)}, nil
 }

@@ -1,17 +1,16 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/strictjson"
 )
 
 // executeBody is POST /v1/executions's body: contract.Request without id.
@@ -32,20 +31,16 @@ func (s *Server) maxExecuteBody() int64 {
 	return 2*s.opt.Caps.CodeBytes + s.opt.MaxInputBytes + bodySlack
 }
 
-// decodeStrict decodes exactly one JSON value into v, refusing unknown
-// fields and trailing data.
+// decodeStrict decodes exactly one JSON value into v with
+// internal/strictjson: names exactly v's, none twice, valid UTF-8, no
+// null where v's type has no room for one, nothing after the value.
 func decodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := strictjson.Unmarshal(b, v); err != nil {
 		var ce *contract.Error
 		if errors.As(err, &ce) {
 			return ce
 		}
 		return contract.Errorf(contract.ContractError, "body: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return contract.Errorf(contract.ContractError, "body: data after the JSON value")
 	}
 	return nil
 }
