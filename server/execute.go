@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -218,17 +219,69 @@ func resultStatus(res *contract.Result) int {
 }
 
 // wantsEventStream reports whether the client asked for server-sent
-// events.
+// events: text/event-stream is acceptable (q > 0) and preferred to
+// application/json by its q-value (RFC 9110 section 12.5.1), each
+// media type weighed by its most specific range in the header. On a
+// tie the JSON envelope wins unless text/event-stream is named itself.
 func wantsEventStream(r *http.Request) bool {
+	sse, json := mediaQ{q: -1}, mediaQ{q: -1}
 	for _, v := range r.Header.Values("Accept") {
 		for part := range strings.SplitSeq(v, ",") {
-			mt, _, _ := strings.Cut(part, ";")
-			if strings.EqualFold(strings.TrimSpace(mt), "text/event-stream") {
-				return true
-			}
+			mt, params, _ := strings.Cut(part, ";")
+			mt = strings.ToLower(strings.TrimSpace(mt))
+			q := acceptQ(params)
+			sse.weigh(mt, "text/event-stream", q)
+			json.weigh(mt, "application/json", q)
 		}
 	}
-	return false
+	switch {
+	case sse.q <= 0:
+		return false
+	case sse.q != json.q:
+		return sse.q > json.q
+	}
+	return sse.specificity == 3
+}
+
+// mediaQ is the q-value the most specific matching range gave one media
+// type (specificity 3: the type itself, 2: type/*, 1: */*).
+type mediaQ struct {
+	q           float64
+	specificity int
+}
+
+func (m *mediaQ) weigh(rng, mediaType string, q float64) {
+	typ, _, _ := strings.Cut(mediaType, "/")
+	spec := 0
+	switch rng {
+	case mediaType:
+		spec = 3
+	case typ + "/*":
+		spec = 2
+	case "*/*":
+		spec = 1
+	}
+	if spec > m.specificity {
+		m.q, m.specificity = q, spec
+	}
+}
+
+// acceptQ is the q parameter of an Accept member's parameters (1 when
+// absent, 0 when malformed: a client that cannot spell it does not get
+// a stream it may not parse).
+func acceptQ(params string) float64 {
+	for p := range strings.SplitSeq(params, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if !strings.EqualFold(strings.TrimSpace(k), "q") {
+			continue
+		}
+		q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || q < 0 || q > 1 {
+			return 0
+		}
+		return q
+	}
+	return 1
 }
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {

@@ -166,6 +166,13 @@ type Route struct {
 	handlers map[string]func(*Server, http.ResponseWriter, *http.Request)
 }
 
+// NetHTTPRefusals are the statuses net/http answers by itself, before
+// any handler of the daemon runs, as plain text without an envelope: a
+// request line it cannot parse (400), headers over the daemon's 64 KiB
+// (431), a transfer coding other than chunked (501), an HTTP version
+// it does not speak (505). docs/daemon.md lists them apart.
+var NetHTTPRefusals = []int{400, 431, 501, 505}
+
 // Routes are the server's routes.
 var Routes = []Route{
 	{Pattern: "/v1/executions", Methods: map[string][]int{

@@ -6,7 +6,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -231,5 +234,35 @@ func TestSlowHeadersAreCut(t *testing.T) {
 	}
 	if n := d.metric(t, `warden_executions_total{error_type="none",outcome="ok"}`); n > 0 {
 		t.Fatalf("an execution ran: %v", n)
+	}
+}
+
+// TestNetHTTPRefusals: the requests net/http refuses itself, before any
+// handler of the daemon runs, get the plain-text statuses that
+// docs/daemon.md lists apart from the API's, and nothing else.
+func TestNetHTTPRefusals(t *testing.T) {
+	d := startDaemon(t, nil)
+	raw := map[int]string{
+		400: "GARBAGE\r\n\r\n",
+		431: "POST /v1/executions HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 80<<10) + "\r\n\r\n",
+		501: "POST /v1/executions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+		505: "POST /v1/executions HTTP/2.5\r\nHost: x\r\n\r\n",
+	}
+	for _, want := range NetHTTPRefusals {
+		if got := rawRequest(t, d.Addr(), raw[want], 5*time.Second); got != want {
+			t.Errorf("%q...: status %d, want %d", raw[want][:20], got, want)
+		}
+	}
+	b, err := os.ReadFile("../docs/daemon.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []int
+	for _, m := range regexp.MustCompile(`(?m)^\| ([0-9]{3}) \(net/http\) \|`).FindAllStringSubmatch(string(b), -1) {
+		n, _ := strconv.Atoi(m[1])
+		listed = append(listed, n)
+	}
+	if !slices.Equal(listed, NetHTTPRefusals) {
+		t.Errorf("docs/daemon.md lists net/http's refusals %v, want %v", listed, NetHTTPRefusals)
 	}
 }
