@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -96,21 +95,15 @@ func breakoutError() *contract.Error {
 
 // validate checks what can be checked before anything runs.
 func validate(req contract.Request, limits contract.Limits) *contract.Error {
+	if err := req.Check(); err != nil {
+		return contract.AsError(err)
+	}
 	size := int64(len(req.Code))
 	for name, src := range req.Modules {
 		size += int64(len(name) + len(src))
-		if !utf8.ValidString(name) || !utf8.ValidString(src) {
-			return contract.Errorf(contract.ContractError, "module %q is not valid UTF-8", name)
-		}
 	}
 	if size > limits.CodeBytes {
 		return contract.ResourceErrorf(contract.KindCode, "code is %d bytes, over the %d-byte limit", size, limits.CodeBytes)
-	}
-	if !utf8.ValidString(req.Code) {
-		return contract.Errorf(contract.ContractError, "code is not valid UTF-8")
-	}
-	if len(req.Input) > 0 && !json.Valid(req.Input) {
-		return contract.Errorf(contract.ContractError, "input is %s", contract.WhyNotJSON(req.Input))
 	}
 	return nil
 }
