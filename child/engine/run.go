@@ -294,13 +294,28 @@ func (vm *VM) classify(err error) *contract.Error {
 	if vm.timedOut() {
 		return vm.timeoutError()
 	}
-	if (d.Name == "RangeError" && d.Message == "Maximum call stack size exceeded" ||
-		d.Name == "SyntaxError" && d.Message == "stack overflow" ||
-		d.Name == "InternalError" && d.Message == "stack overflow") && vm.stackLimitHit() {
+	if vm.isStackOverflow(exc.value, d) {
 		return &contract.Error{Type: contract.ResourceError, Kind: contract.KindStack, Name: d.Name,
 			Message: fmt.Sprintf("stack overflow: over the %d-byte stack limit (%s)", vm.limits.StackBytes, d.Message), Stack: d.Stack}
 	}
 	return &contract.Error{Type: contract.UserCodeError, Name: d.Name, Message: d.Message, Stack: d.Stack}
+}
+
+// isStackOverflow reports whether a catchable exception is the engine's
+// stack overflow: an object of the engine's Error class (qjs_is_error
+// reads the class, which no guest object can take on: a plain object
+// with the same name and message is not one) with the texts QuickJS
+// throws on overflow (RangeError from the interpreter, SyntaxError from
+// the regex compiler), thrown in an execution whose shadow stack reached
+// the limit. QuickJS throws no InternalError on overflow, so that name
+// is never taken for one.
+func (vm *VM) isStackOverflow(value uint32, d described) bool {
+	isErr, err := vm.call(vm.fn.isError, uint64(value))
+	if err != nil || isErr == 0 {
+		return false
+	}
+	return (d.Name == "RangeError" && d.Message == "Maximum call stack size exceeded" ||
+		d.Name == "SyntaxError" && d.Message == "stack overflow") && vm.stackLimitHit()
 }
 
 // isUncatchable asks the engine itself (JS_IsUncatchableError on the raw
