@@ -216,6 +216,13 @@ func (vm *VM) finish(value uint32) (string, *contract.Error) {
 	if n > vm.limits.OutputBytes {
 		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, vm.limits.OutputBytes)
 	}
+	// JSON.rawJSON can put a lone surrogate in the text as it is; the
+	// envelope carries it escaped, as JSON.stringify writes one, which
+	// makes the text longer.
+	b = wtf8ToJSON(b)
+	if n := int64(len(b)); n > vm.limits.OutputBytes {
+		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, vm.limits.OutputBytes)
+	}
 	// JSON.stringify wrote JSON, so json.Valid refuses it only when it
 	// nests deeper than encoding/json's 10,000 levels: no envelope can
 	// carry that, and the supervisor would take it for a broken child.
