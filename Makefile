@@ -84,6 +84,7 @@ FUZZ_TARGETS := \
 	./child/engine:FuzzHostCallArgs:600 \
 	./contract:FuzzJSONStringLen:50000 \
 	./child/engine:FuzzWTF8:6000 \
+	./child/engine:FuzzWTF8JSON:6000 \
 	./contract:FuzzLimitsJSON:50000 \
 	./ipc:FuzzEventFromPB:20000 \
 	./ipc:FuzzRequestFromPB:20000 \

@@ -129,6 +129,10 @@ func (e Expect) Check(res contract.Result) error {
 			return fmt.Errorf("logs %.300s, want %s", got, e.Logs)
 		}
 	}
+	if len(res.Value) > 0 && !contract.ValidJSON(res.Value) {
+		// Whatever the script returned, the envelope is UTF-8 JSON.
+		return fmt.Errorf("value %.300q is %s", res.Value, contract.WhyNotJSON(res.Value))
+	}
 	for _, o := range e.Outcomes {
 		if o.Type == "" && res.OK {
 			if e.Value == nil || jsonEqual(e.Value, res.Value) {

@@ -201,6 +201,10 @@ func runFault(ctx context.Context, req contract.Request) (contract.Result, bool)
 	case "badvalue":
 		// A result whose value is not JSON.
 		return contract.Result{OK: true, Value: []byte(`{"a":`), Logs: []contract.LogEntry{}}, true
+	case "wtf8value":
+		// A result whose value is JSON but not UTF-8: a lone surrogate
+		// as QuickJS's WTF-8 writes it, which the engine escapes.
+		return contract.Result{OK: true, Value: []byte("[\"\xed\xa0\x80\"]"), Logs: []contract.LogEntry{}}, true
 	case "write":
 		if err := os.WriteFile(arg, []byte("escaped"), 0o644); err != nil {
 			return fail(err)

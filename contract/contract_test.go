@@ -165,6 +165,8 @@ func TestCallDataHandler(t *testing.T) {
 			return nil, nil
 		case "bad":
 			return json.RawMessage("{"), nil
+		case "wtf8":
+			return json.RawMessage("\"\xed\xa0\x80\""), nil
 		case "err":
 			return nil, errors.New("refused")
 		}
@@ -181,6 +183,7 @@ func TestCallDataHandler(t *testing.T) {
 		{"echo", echo, ``, `null`, ""},
 		{"nil", echo, `1`, `null`, ""},
 		{"bad", echo, `1`, ``, `host.request "bad": the data handler answered with invalid JSON`},
+		{"wtf8", echo, `1`, ``, `host.request "wtf8": the data handler answered with JSON that is not valid UTF-8`},
 		{"err", echo, `1`, ``, `refused`},
 		{"x", nil, `1`, ``, ErrNoDataHandler.Error()},
 	}
@@ -189,5 +192,38 @@ func TestCallDataHandler(t *testing.T) {
 		if string(got) != tt.want || (err == nil) != (tt.wantErr == "") || err != nil && err.Error() != tt.wantErr {
 			t.Errorf("%s(%s): got %s, %v; want %s, %s", tt.name, tt.args, got, err, tt.want, tt.wantErr)
 		}
+	}
+}
+
+func TestRequestCheck(t *testing.T) {
+	for _, name := range []string{"m", "./lib/x.js", "é", "中文", "@scope/pkg", "a b"} {
+		if err := CheckModuleName(name); err != nil {
+			t.Errorf("CheckModuleName(%q) = %v, want nil", name, err)
+		}
+	}
+	for _, name := range []string{"", "m\x00", "m\x00x", "\x00", "a\tb", "a\nb", "a\x7f", "a\u0085", "a\u009f", "\xff", "\xed\xa0\x80"} {
+		err := CheckModuleName(name)
+		if !errors.Is(err, ErrContract) {
+			t.Errorf("CheckModuleName(%q) = %v, want a ContractError", name, err)
+		}
+		if err := (Request{Code: "return 1", Modules: map[string]string{name: ""}}).Check(); !errors.Is(err, ErrContract) {
+			t.Errorf("Check with module %q = %v, want a ContractError", name, err)
+		}
+	}
+	for _, r := range []Request{
+		{Code: "\xff"},
+		{Code: "1", Modules: map[string]string{"m": "\xed\xa0\x80"}},
+		{Code: "1", Input: json.RawMessage("\"\xed\xa0\x80\"")},
+		{Code: "1", Input: json.RawMessage("{")},
+	} {
+		if err := r.Check(); !errors.Is(err, ErrContract) {
+			t.Errorf("%+v.Check() = %v, want a ContractError", r, err)
+		}
+	}
+	if err := (Request{Code: "return input", Input: json.RawMessage(`"\ud800"`), Modules: map[string]string{"m": "export default 1"}}).Check(); err != nil {
+		t.Errorf("a well-formed request: %v", err)
+	}
+	if WhyNotJSON([]byte("\"\xff\"")) == WhyNotJSON([]byte("{")) {
+		t.Errorf("WhyNotJSON does not tell invalid UTF-8 from invalid JSON")
 	}
 }

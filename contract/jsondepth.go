@@ -1,21 +1,9 @@
 package contract
 
-import "fmt"
-
 // MaxJSONDepth is the deepest nesting encoding/json takes, and so the
 // deepest an input, a result or a data-request argument can be: no
 // envelope or wire message can carry more.
 const MaxJSONDepth = 10000
-
-// WhyNotJSON says why json.Valid refused b, for an error message: nesting
-// deeper than MaxJSONDepth (which json.Valid refuses although the text is
-// JSON), or plain invalid JSON.
-func WhyNotJSON(b []byte) string {
-	if jsonDepth(b) > MaxJSONDepth {
-		return fmt.Sprintf("nested deeper than the %d levels an envelope can carry", MaxJSONDepth)
-	}
-	return "not valid JSON"
-}
 
 // jsonDepth is the deepest bracket nesting of b outside strings.
 func jsonDepth(b []byte) int {

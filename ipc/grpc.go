@@ -253,8 +253,8 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 			if ev.Result.OK == (ev.Result.Error != nil) {
 				return contract.Result{}, violation("child sent a result with ok=%t and error=%v", ev.Result.OK, ev.Result.Error)
 			}
-			if len(ev.Result.Value) > 0 && !json.Valid(ev.Result.Value) {
-				return contract.Result{}, violation("child sent a result value that is not JSON")
+			if len(ev.Result.Value) > 0 && !contract.ValidJSON(ev.Result.Value) {
+				return contract.Result{}, violation("child sent a result value that is not JSON: %s", contract.WhyNotJSON(ev.Result.Value))
 			}
 			result = ev.Result
 			// The limits in force are the ones sent with the request; the
@@ -273,8 +273,8 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 			if d.Seq > req.Limits.DataRequests {
 				return contract.Result{}, violation("child sent data request %d, over its limit of %d", d.Seq, req.Limits.DataRequests)
 			}
-			if len(d.Args) > 0 && !json.Valid(d.Args) {
-				return contract.Result{}, violation("child sent data request %d with arguments that are not JSON", d.Seq)
+			if len(d.Args) > 0 && !contract.ValidJSON(d.Args) {
+				return contract.Result{}, violation("child sent data request %d with arguments that are not JSON: %s", d.Seq, contract.WhyNotJSON(d.Args))
 			}
 			dataBytes += int64(len(d.Name) + len(d.Args))
 			if dataBytes > req.Limits.DataBytes {

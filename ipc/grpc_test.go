@@ -547,6 +547,15 @@ func TestExecuteRejectsBrokenChild(t *testing.T) {
 		{"args not JSON", func(id string) []*pb.FromChild {
 			return []*pb.FromChild{started(id), request(id, 1, `{"a":`), result(id)}
 		}, "data request 1 with arguments that are not JSON"},
+		{"result not UTF-8", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_Result{Result: &pb.Result{Ok: true, Value: []byte("\"\xed\xa0\x80\"")}}}}
+		}, "result value that is not JSON: not valid UTF-8"},
+		{"result not UTF-8, nested", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_Result{Result: &pb.Result{Ok: true, Value: []byte("{\"a\":[\"\xff\"]}")}}}}
+		}, "result value that is not JSON: not valid UTF-8"},
+		{"args not UTF-8", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), request(id, 1, "[\"\xed\xa0\x80\"]"), result(id)}
+		}, "data request 1 with arguments that are not JSON: not valid UTF-8"},
 		{"too many data requests", func(id string) []*pb.FromChild {
 			return []*pb.FromChild{started(id), request(id, 1, `1`), request(id, 2, `2`), request(id, 3, `3`), result(id)}
 		}, "data request 3, over its limit of 2"},

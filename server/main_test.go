@@ -143,6 +143,7 @@ func envelope(t *testing.T, b []byte) contract.Result {
 type sseEvent struct {
 	id, typ string
 	ev      contract.Event
+	raw     []byte // the data line as sent
 }
 
 // stream starts a streaming execution and returns the response (status
@@ -180,6 +181,7 @@ func (d *testDaemon) stream(t *testing.T, ctx context.Context, token string, bod
 			case strings.HasPrefix(line, "event: "):
 				e.typ = line[7:]
 			case strings.HasPrefix(line, "data: "):
+				e.raw = []byte(line[6:])
 				if err := json.Unmarshal([]byte(line[6:]), &e.ev); err != nil {
 					t.Errorf("event data is not an event: %v: %s", err, line)
 				}

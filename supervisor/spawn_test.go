@@ -299,3 +299,40 @@ func requireServing(t *testing.T, s *Supervisor) {
 		t.Fatalf("the supervisor stopped serving: %v", err)
 	}
 }
+
+// TestMalformedRequestRefused: what contract.Request.Check refuses is a
+// ContractError before any child is taken (the children here never
+// serve), whichever surface sent it: a module name with a NUL, which
+// the engine's loader would read as a C string ("m\x00x" as "m"), or
+// another control character, and input that is not UTF-8.
+func TestMalformedRequestRefused(t *testing.T) {
+	s := newSup(t, func(c *Config) {
+		c.Binary = "/bin/sleep"
+		c.ChildArgs = []string{"30"}
+		c.QueueTimeout = 2 * time.Second
+	})
+	tests := []struct {
+		name string
+		req  contract.Request
+		msg  string
+	}{
+		{"NUL in a module name", contract.Request{Code: `return (await import("m\0x")).default`,
+			Modules: map[string]string{"m": "export default 1", "m\x00x": "export default 2"}}, `"m\x00x" has the control character U+0000`},
+		{"newline in a module name", contract.Request{Code: "return 1", Modules: map[string]string{"a\nb": ""}}, "U+000A"},
+		{"C1 control in a module name", contract.Request{Code: "return 1", Modules: map[string]string{"a\u0085": ""}}, "U+0085"},
+		{"empty module name", contract.Request{Code: "return 1", Modules: map[string]string{"": ""}}, "empty"},
+		{"input not UTF-8", contract.Request{Code: "return input", Input: []byte("\"\xed\xa0\x80\"")}, "UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := s.Execute(context.Background(), tt.req, nil)
+			if !errors.Is(err, contract.ErrContract) || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("want a ContractError saying %q, got %v", tt.msg, err)
+			}
+			if el := time.Since(start); el > 500*time.Millisecond {
+				t.Fatalf("refused after %v: it waited for a child", el)
+			}
+		})
+	}
+}

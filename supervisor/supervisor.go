@@ -173,6 +173,11 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 		res.Clamped = clamped
 		return res
 	}
+	if err := req.Check(); err != nil {
+		res := contract.Fail(err, limits)
+		res.Clamped = clamped
+		return res
+	}
 	if s.closed.Load() {
 		res := contract.Fail(contract.Errorf(contract.CapacityError, "supervisor is closed"), limits)
 		res.Clamped = clamped

@@ -78,3 +78,17 @@ func TestNonJSONResultIsSandboxError(t *testing.T) {
 		t.Errorf("the caller got the child's value %q", res.Value)
 	}
 }
+
+// TestNonUTF8ResultIsSandboxError: a result value that is JSON but not
+// UTF-8 (what a taken-over child could send; the engine escapes lone
+// surrogates) never reaches the caller either.
+func TestNonUTF8ResultIsSandboxError(t *testing.T) {
+	s := newSupervisor(t, nil)
+	res := fault(t, s, "wtf8value", "")
+	if res.OK || res.Error.Type != contract.SandboxError || !strings.Contains(res.Error.Message, "not valid UTF-8") {
+		t.Fatalf("want a SandboxError about a value that is not UTF-8, got ok=%t value=%q error=%+v", res.OK, res.Value, res.Error)
+	}
+	if res.Value != nil {
+		t.Errorf("the caller got the child's value %q", res.Value)
+	}
+}

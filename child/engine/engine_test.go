@@ -140,6 +140,9 @@ func TestContractErrors(t *testing.T) {
 		{"input not JSON", contract.Request{Code: "return 1", Input: json.RawMessage("{nope")}, "input is not valid JSON"},
 		{"negative limit", contract.Request{Code: "return 1", Limits: contract.Limits{MemoryBytes: -1}}, "negative"},
 		{"code not UTF-8", contract.Request{Code: "return '\xff'"}, "UTF-8"},
+		{"NUL in a module name", contract.Request{Code: `return (await import("m\0x")).default`,
+			Modules: map[string]string{"m": "export default 1", "m\x00x": "export default 2"}}, "control character U+0000"},
+		{"input not UTF-8", contract.Request{Code: "return input", Input: json.RawMessage("\"\xed\xa0\x80\"")}, "not valid UTF-8"},
 		{"memory below minimum", contract.Request{Code: "return 1", Limits: contract.Limits{MemoryBytes: 1000}}, "minimum"},
 	}
 	for _, tt := range tests {

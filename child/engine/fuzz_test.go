@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -204,3 +205,29 @@ func wtf8ToUTF8(b []byte) []byte {
 type sliceWriter struct{ b []byte }
 
 func (w *sliceWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+
+// FuzzWTF8JSON: the JSON rule gives valid UTF-8, and for a string
+// literal valid JSON that decodes (Go's decoder turns an escaped lone
+// surrogate into U+FFFD) to exactly what the text rule gives.
+func FuzzWTF8JSON(f *testing.F) {
+	for _, s := range []string{"", "abc", "\xed\xa0\x80", "\xed\xa0\xbd\xed\xb8\x80", "x\xed\xb0\x80y", "\xff\xfe", "é\xed\xa0", "\xed\xbf\xbf\xed\xa0\x80"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out := wtf8ToJSON(b)
+		if !utf8.Valid(out) {
+			t.Fatalf("wtf8ToJSON(%x) = %x: not UTF-8", b, out)
+		}
+		if bytes.ContainsAny(b, "\"\\") || bytes.ContainsFunc(b, func(r rune) bool { return r < 0x20 }) {
+			return
+		}
+		lit := wtf8ToJSON(append(append([]byte{'"'}, b...), '"'))
+		var s string
+		if err := json.Unmarshal(lit, &s); err != nil {
+			t.Fatalf("wtf8ToJSON(%q) = %q: %v", b, lit, err)
+		}
+		if want := string(wtf8ToUTF8(b)); s != want {
+			t.Fatalf("wtf8ToJSON(%q) decodes to %q, the text rule gives %q", b, s, want)
+		}
+	})
+}

@@ -165,10 +165,14 @@ func (vm *VM) hostRequest(name, args guestString) uint32 {
 	if err != nil {
 		return vm.throwError("warden: bad host call arguments")
 	}
-	argsText, err := vm.utf8String(args)
+	argsView, err := vm.view(args)
 	if err != nil {
 		return vm.throwError("warden: bad host call arguments")
 	}
+	// JSON, so lone surrogates (JSON.rawJSON) are escaped as the result's
+	// are; what the escapes add is traffic too, counted before it is sent.
+	argsText := string(wtf8ToJSON(argsView))
+	vm.countData(int64(len(argsText)) - int64(args.n))
 	// The prelude stringified them: only nesting deeper than the host's
 	// JSON takes makes them invalid, and the supervisor would take
 	// sending them for a broken child.

@@ -1,15 +1,31 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"unicode"
+)
 
 // The module loader: only the modules given with the request exist.
+
+// jsStringHeaderBytes is sizeof(JSString) in this build. QuickJS hands
+// the loader's callbacks specifiers as C strings, and every C string it
+// makes (JS_ToCString, JS_AtomToCString) is the body of a JSString whose
+// header sits just before it and holds the UTF-8 length in its first
+// word's low 31 bits: that is how JS_FreeCString finds the string to
+// free. The header is the only place the specifier's length survives
+// ("m\0zzz" reads as "m" up to its NUL), so normalizeModule reads it
+// (docs/quickjs-wasm.md, fact 11; TestModuleSpecifierHasALength).
+const jsStringHeaderBytes = 24
+
+// maxSpecifierBytes bounds the specifier the host reads.
+const maxSpecifierBytes = 4096
 
 func (vm *VM) normalizeModule(basePtr, namePtr uint32) uint32 {
 	vm.enterHost()
 	defer vm.leaveHost()
-	name, ok := vm.readCString(namePtr, 4096)
+	name, ok := vm.readSpecifier(namePtr)
 	if !ok {
-		return vm.throwError("module specifier too long")
+		return vm.throwError(fmt.Sprintf("cannot find module %q: a specifier is at most %d bytes, with no control characters", name, maxSpecifierBytes))
 	}
 	p, _, err := vm.writeBytes([]byte(name))
 	if err != nil {
@@ -18,10 +34,46 @@ func (vm *VM) normalizeModule(basePtr, namePtr uint32) uint32 {
 	return p
 }
 
+// readSpecifier reads the specifier QuickJS passes as a C string at p.
+// ok is false when it is too long, when its length (from its JSString
+// header) is not where its first NUL is — it holds a NUL, so the C string
+// is only a prefix of what the guest asked for — or when it holds another
+// control character: no module name given with a request can
+// (contract.Request.Check), so none can match. name is what was read, for
+// the message.
+func (vm *VM) readSpecifier(p uint32) (name string, ok bool) {
+	name, ok = vm.readCString(p, maxSpecifierBytes)
+	if !ok {
+		return "", false
+	}
+	if p < jsStringHeaderBytes {
+		return name, false
+	}
+	word, ok := vm.mod.Memory().ReadUint32Le(p - jsStringHeaderBytes)
+	if !ok {
+		return name, false
+	}
+	if n := word & (1<<31 - 1); n != uint32(len(name)) {
+		// The bytes past the NUL are the guest's; show them.
+		if rest, ok := vm.mod.Memory().Read(p, min(n, maxSpecifierBytes)); ok && n > uint32(len(name)) {
+			name = string(rest)
+		}
+		return name, false
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return name, false
+		}
+	}
+	return name, true
+}
+
 func (vm *VM) loadModule(namePtr, outLenPtr uint32) uint32 {
 	vm.enterHost()
 	defer vm.leaveHost()
-	name, ok := vm.readCString(namePtr, 4096)
+	// The name is what normalizeModule returned (QuickJS copies it), so
+	// it holds no NUL: a C string is all of it.
+	name, ok := vm.readCString(namePtr, maxSpecifierBytes)
 	if !ok {
 		return vm.throwError("module specifier too long")
 	}

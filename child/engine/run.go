@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -96,21 +95,15 @@ func breakoutError() *contract.Error {
 
 // validate checks what can be checked before anything runs.
 func validate(req contract.Request, limits contract.Limits) *contract.Error {
+	if err := req.Check(); err != nil {
+		return contract.AsError(err)
+	}
 	size := int64(len(req.Code))
 	for name, src := range req.Modules {
 		size += int64(len(name) + len(src))
-		if !utf8.ValidString(name) || !utf8.ValidString(src) {
-			return contract.Errorf(contract.ContractError, "module %q is not valid UTF-8", name)
-		}
 	}
 	if size > limits.CodeBytes {
 		return contract.ResourceErrorf(contract.KindCode, "code is %d bytes, over the %d-byte limit", size, limits.CodeBytes)
-	}
-	if !utf8.ValidString(req.Code) {
-		return contract.Errorf(contract.ContractError, "code is not valid UTF-8")
-	}
-	if len(req.Input) > 0 && !json.Valid(req.Input) {
-		return contract.Errorf(contract.ContractError, "input is %s", contract.WhyNotJSON(req.Input))
 	}
 	return nil
 }
@@ -223,6 +216,13 @@ func (vm *VM) finish(value uint32) (string, *contract.Error) {
 	if n > vm.limits.OutputBytes {
 		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, vm.limits.OutputBytes)
 	}
+	// JSON.rawJSON can put a lone surrogate in the text as it is; the
+	// envelope carries it escaped, as JSON.stringify writes one, which
+	// makes the text longer.
+	b = wtf8ToJSON(b)
+	if n := int64(len(b)); n > vm.limits.OutputBytes {
+		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, vm.limits.OutputBytes)
+	}
 	// JSON.stringify wrote JSON, so json.Valid refuses it only when it
 	// nests deeper than encoding/json's 10,000 levels: no envelope can
 	// carry that, and the supervisor would take it for a broken child.
@@ -301,13 +301,28 @@ func (vm *VM) classify(err error) *contract.Error {
 	if vm.timedOut() {
 		return vm.timeoutError()
 	}
-	if (d.Name == "RangeError" && d.Message == "Maximum call stack size exceeded" ||
-		d.Name == "SyntaxError" && d.Message == "stack overflow" ||
-		d.Name == "InternalError" && d.Message == "stack overflow") && vm.stackLimitHit() {
+	if vm.isStackOverflow(exc.value, d) {
 		return &contract.Error{Type: contract.ResourceError, Kind: contract.KindStack, Name: d.Name,
 			Message: fmt.Sprintf("stack overflow: over the %d-byte stack limit (%s)", vm.limits.StackBytes, d.Message), Stack: d.Stack}
 	}
 	return &contract.Error{Type: contract.UserCodeError, Name: d.Name, Message: d.Message, Stack: d.Stack}
+}
+
+// isStackOverflow reports whether a catchable exception is the engine's
+// stack overflow: an object of the engine's Error class (qjs_is_error
+// reads the class, which no guest object can take on: a plain object
+// with the same name and message is not one) with the texts QuickJS
+// throws on overflow (RangeError from the interpreter, SyntaxError from
+// the regex compiler), thrown in an execution whose shadow stack reached
+// the limit. QuickJS throws no InternalError on overflow, so that name
+// is never taken for one.
+func (vm *VM) isStackOverflow(value uint32, d described) bool {
+	isErr, err := vm.call(vm.fn.isError, uint64(value))
+	if err != nil || isErr == 0 {
+		return false
+	}
+	return (d.Name == "RangeError" && d.Message == "Maximum call stack size exceeded" ||
+		d.Name == "SyntaxError" && d.Message == "stack overflow") && vm.stackLimitHit()
 }
 
 // isUncatchable asks the engine itself (JS_IsUncatchableError on the raw

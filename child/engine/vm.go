@@ -95,7 +95,7 @@ type exports struct {
 	malloc, free, eval, call, freeValue, isException, getException, isString, getStringLen     api.Function
 	freeCString, newString, newError, definePropString, throw, newHostFunction, getPropString  api.Function
 	promiseState, promiseResult, isPromise, isJobPending, executePendingJob, jsIsUncatchable   api.Function
-	getAllocatedSize, isNull                                                                   api.Function
+	getAllocatedSize, isNull, isError                                                          api.Function
 }
 
 func (vm *VM) lookupExports() error {
@@ -138,6 +138,7 @@ func (vm *VM) lookupExports() error {
 	x.jsIsUncatchable = get("JS_IsUncatchableError")
 	x.getAllocatedSize = get("qjs_get_allocated_size")
 	x.isNull = get("qjs_is_null")
+	x.isError = get("qjs_is_error")
 	if len(missing) > 0 {
 		return fmt.Errorf("engine: QuickJS module lacks exports %s", strings.Join(missing, ", "))
 	}

@@ -100,7 +100,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 		}
 		o.req.Input = b
 	}
-	if len(o.req.Input) > 0 && !json.Valid(o.req.Input) {
+	if len(o.req.Input) > 0 && !contract.ValidJSON(o.req.Input) {
 		return nil, fmt.Errorf("the input is %s", contract.WhyNotJSON(o.req.Input))
 	}
 	if *dataFile != "" {
