@@ -168,3 +168,19 @@ func TestStrictConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestLoneSurrogateRoundTrips: a value the daemon returns with a lone
+// surrogate escaped (README, the contract) is accepted back as input
+// and comes back the same.
+func TestLoneSurrogateRoundTrips(t *testing.T) {
+	d := startDaemon(t, nil)
+	resp, b := d.call(t, "POST", "/v1/executions", acmeToken, `{"code":"return JSON.rawJSON('\"\\ud800\"')"}`)
+	res := envelope(t, b)
+	if resp.StatusCode != 200 || !res.OK {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	resp, b = d.call(t, "POST", "/v1/executions", acmeToken, `{"code":"return [input, input.length, input.charCodeAt(0)]","input":`+string(res.Value)+`}`)
+	if again := envelope(t, b); resp.StatusCode != 200 || !again.OK || string(again.Value) != `["\ud800",1,55296]` {
+		t.Fatalf("%s fed back as input: %d %s", res.Value, resp.StatusCode, b)
+	}
+}

@@ -99,6 +99,9 @@ func (s *scanner) escape() (rune, error) {
 		return 0, s.fail("invalid \\u escape in a string (want 4 hex digits)")
 	}
 	switch {
+	case r >= 0xD800 && r <= 0xDFFF && s.raw && !s.pairAt(s.i):
+		s.i += 6 // kept as written: see scanner.raw
+		return r, nil
 	case r >= 0xDC00 && r <= 0xDFFF:
 		return 0, s.fail("lone surrogate \\u%04x in a string (a low surrogate with no high one before it)", r)
 	case r >= 0xD800 && r <= 0xDBFF:
@@ -114,6 +117,17 @@ func (s *scanner) escape() (rune, error) {
 	}
 	s.i += 6
 	return r, nil
+}
+
+// pairAt reports whether the \u escape at b[at:] is a high surrogate
+// followed by a low one.
+func (s *scanner) pairAt(at int) bool {
+	hi, ok := s.hex4(at + 2)
+	if !ok || hi < 0xD800 || hi > 0xDBFF || at+7 >= len(s.b) || s.b[at+6] != '\\' || s.b[at+7] != 'u' {
+		return false
+	}
+	lo, ok := s.hex4(at + 8)
+	return ok && lo >= 0xDC00 && lo <= 0xDFFF
 }
 
 // hex4 reads the 4 hex digits at b[at:].

@@ -4,7 +4,10 @@
 // (encoding/json folds case and Unicode: "CODE" and "code\u017f"-like
 // spellings reach the field "code"), a name given twice in one object is
 // an error (encoding/json keeps the last), invalid UTF-8 and lone
-// surrogate escapes are errors (encoding/json rewrites both to U+FFFD),
+// surrogate escapes are errors (encoding/json rewrites both to U+FFFD;
+// inside a json.RawMessage, whose text is kept as written, a lone
+// surrogate escape loses nothing and is accepted, so that a value
+// Warden returned can be sent back as input),
 // and null is an error for every Go type that cannot hold it (a string,
 // a number, a bool, a struct, a map, a slice, a json.Unmarshaler that is
 // not a pointer): encoding/json leaves such a value as it was, so null
@@ -83,6 +86,12 @@ type scanner struct {
 	b    []byte
 	i    int
 	path []string
+	// raw is set inside a json.RawMessage: its text is kept as it is,
+	// so a lone surrogate escape there loses nothing (the engine's
+	// JSON.parse makes it the lone surrogate it spells, and Warden's
+	// own results escape lone surrogates that way), while a string
+	// decoded into a Go value would have it turned into U+FFFD.
+	raw bool
 }
 
 func (s *scanner) fail(format string, args ...any) *Error {
@@ -200,6 +209,10 @@ func (s *scanner) value(t reflect.Type, depth int) error {
 		// An interface stays, for its numbers (float64s, which
 		// encoding/json refuses past float64's range); json.RawMessage
 		// and an Unmarshaler take any text.
+		if t == rawMessageType && !s.raw {
+			s.raw = true
+			defer func() { s.raw = false }()
+		}
 		if sh == custom || t == rawMessageType {
 			t = nil
 		}
