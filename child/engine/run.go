@@ -96,15 +96,13 @@ func breakoutError() *contract.Error {
 
 // validate checks what can be checked before anything runs.
 func validate(req contract.Request, limits contract.Limits) *contract.Error {
-	size := int64(len(req.Code))
 	for name, src := range req.Modules {
-		size += int64(len(name) + len(src))
 		if !utf8.ValidString(name) || !utf8.ValidString(src) {
 			return contract.Errorf(contract.ContractError, "module %q is not valid UTF-8", name)
 		}
 	}
-	if size > limits.CodeBytes {
-		return contract.ResourceErrorf(contract.KindCode, "code is %d bytes, over the %d-byte limit", size, limits.CodeBytes)
+	if err := contract.CheckCodeSize(req, limits); err != nil {
+		return err
 	}
 	if !utf8.ValidString(req.Code) {
 		return contract.Errorf(contract.ContractError, "code is not valid UTF-8")
@@ -349,7 +347,7 @@ func (vm *VM) describe(value uint32) (described, bool) {
 		return fallback, false
 	}
 	defer vm.freeValue(box)
-	b, _, ok, err := vm.stringBytes(box, 1<<20)
+	b, _, ok, err := vm.stringBytes(box, contract.MaxErrorBytes)
 	if err != nil || !ok || b == nil {
 		return fallback, false
 	}
