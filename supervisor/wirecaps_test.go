@@ -137,3 +137,24 @@ func TestOverTheWireBoundsFailBeforeAChild(t *testing.T) {
 		t.Fatalf("an id one byte over its maximum: %v (child %d)", err, res.Stats.ChildPID)
 	}
 }
+
+// Caps whose largest message is over what gRPC carries are refused by
+// New, instead of failing each execution that uses them as a
+// SandboxError.
+func TestCapsTheWireCannotCarryAreRefused(t *testing.T) {
+	for _, c := range []Config{
+		{Caps: contract.Limits{OutputBytes: 1 << 30}},
+		{Caps: contract.Limits{DataBytes: 4 << 30}},
+		{MaxInputBytes: 3 << 30},
+	} {
+		c.CacheDir = cacheDir
+		s, err := New(c)
+		if err == nil {
+			s.Close(context.Background())
+			t.Fatalf("%+v: New accepted caps the wire cannot carry", c)
+		}
+		if !strings.Contains(err.Error(), "gRPC carries") {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}
