@@ -36,7 +36,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -251,7 +250,7 @@ func Parse(name, src string) (Script, error) {
 		case "timeout":
 			lim.Timeout, err = time.ParseDuration(val)
 		case "memory":
-			lim.MemoryBytes, err = parseBytes(val)
+			lim.MemoryBytes, err = contract.ParseSize(val)
 		case "limits":
 			var l contract.Limits
 			if err = json.Unmarshal([]byte(val), &l); err == nil {
@@ -299,18 +298,6 @@ func parseOutcomes(v string) ([]Outcome, error) {
 		out = append(out, Outcome{contract.ErrorType(typ), kind})
 	}
 	return out, nil
-}
-
-// parseBytes reads "8MiB", "512KiB" or a plain number of bytes.
-func parseBytes(v string) (int64, error) {
-	mult := int64(1)
-	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
-		if n, ok := strings.CutSuffix(v, suffix); ok {
-			v, mult = n, m
-		}
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	return n * mult, err
 }
 
 // splitSteps cuts the source at "//== next" and "//== module NAME" lines.

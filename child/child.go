@@ -94,7 +94,7 @@ func Main() int {
 		return 3
 	}
 	clock.mark(PhaseLockDown)
-	ipc.Serve(r, logger)
+	ipc.Serve(r, cfg.Wire, logger)
 	return 0
 }
 

@@ -47,6 +47,9 @@ type ChildConfig struct {
 	// kernel allows them (only whether it starts matters).
 	Probe  bool      `json:"probe,omitempty"`
 	Harden Hardening `json:"harden"`
+	// Wire is the largest message each way on the child's connection, as
+	// the supervisor derived them (DeriveWireCaps).
+	Wire WireCaps `json:"wire"`
 	// KeepWarmMS, when positive, makes the child re-read its resident
 	// memory every so many milliseconds while it waits for its execution
 	// (child/keepwarm.go), at most every MinKeepWarm.

@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/ipc/pb"
@@ -232,6 +233,9 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 		if err != nil { // the only error: errUnknownEvent
 			return contract.Result{}, violation("child sent an event of unknown type")
 		}
+		if n, most := int64(proto.Size(m)), eventBytes(ev.Type, req); n > most {
+			return contract.Result{}, violation("child sent a %s event of %d bytes, over the %d its limits allow", ev.Type, n, most)
+		}
 		switch {
 		case ev.ExecutionID != req.ID:
 			return contract.Result{}, violation("child sent a %s event for execution %q, want %q", ev.Type, ev.ExecutionID, req.ID)
@@ -291,7 +295,7 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 				// execution; the guest does not get to catch it.
 				return contract.Fail(over, req.Limits), nil
 			}
-			dataBytes += int64(len(resp.GetValue()))
+			dataBytes += int64(len(resp.GetValue()) + len(resp.GetError()))
 			// As above: if the stream is gone, the next Recv says why.
 			_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_DataResponse{DataResponse: resp}})
 		}
@@ -300,17 +304,21 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 
 // answer calls handler for d under the one data-request policy
 // (contract.CallDataHandler: no handler, null, JSON) and encodes what it
-// says. A value longer than room bytes is not sent: over is then the
-// ResourceError that ends the execution.
+// says. A value or error message longer than room bytes is not sent (the
+// engine counts both against data_bytes, and the wire's ToChild cap is
+// derived from that bound): over is then the ResourceError that ends the
+// execution.
 func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRequest, room int64) (resp *pb.DataResponse, over *contract.Error) {
 	value, err := contract.CallDataHandler(ctx, handler, d.Name, d.Args)
+	resp = dataResponseToPB(d.Seq, value, err)
+	what := "answer"
 	if err != nil {
-		return dataResponseToPB(d.Seq, nil, err), nil
+		what = "error"
 	}
-	if int64(len(value)) > room {
-		return nil, contract.ResourceErrorf(contract.KindDataBytes, "host.request %q: the answer of %d bytes would take the traffic over the data_bytes limit", d.Name, len(value))
+	if n := len(resp.GetValue()) + len(resp.GetError()); int64(n) > room {
+		return nil, contract.ResourceErrorf(contract.KindDataBytes, "host.request %q: the %s of %d bytes would take the traffic over the data_bytes limit", d.Name, what, n)
 	}
-	return dataResponseToPB(d.Seq, value, nil), nil
+	return resp, nil
 }
 
 // grpcServer is the child's side: the GRPCServer adapter around a Runner.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"os"
 	"os/exec"
 	"sync"
@@ -24,14 +23,15 @@ import (
 	"github.com/wardenhq/warden/contract"
 )
 
-// Serve serves r as a child and returns when the supervisor shuts the
+// Serve serves r as a child, with the message caps of wire (its
+// ChildConfig's: zero fields mean MaxWireMessageBytes), and returns when the supervisor shuts the
 // child down. It must run in a process the supervisor started with Start:
 // without the handshake cookie in its environment (IsChild) it prints a
 // message and exits with status 1. The process's stdout carries
 // go-plugin's handshake, so nothing else may write to it; logger (nil:
 // discard) receives go-plugin's own records and should write to stderr,
 // which the supervisor reads as bounded text (stderr.go).
-func Serve(r Runner, logger *slog.Logger) {
+func Serve(r Runner, wire WireCaps, logger *slog.Logger) {
 	hl := hclog.NewNullLogger()
 	if logger != nil {
 		hl = slogAdapter(logger)
@@ -40,7 +40,7 @@ func Serve(r Runner, logger *slog.Logger) {
 		HandshakeConfig: handshake,
 		Plugins:         ServerPluginMap(r),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, serverOptions...)...)
+			return grpc.NewServer(append(opts, serverOptions(wire)...)...)
 		},
 		Logger: hl,
 	})
@@ -78,11 +78,12 @@ type ProcessConfig struct {
 	// that clean-up, so that a process that closes its supervisor and
 	// exits leaves no socket directory behind.
 	Abandoned *sync.WaitGroup
-	// MaxMessageBytes bounds each message the child may send (an event:
-	// a result with its value and logs, a log line, a data request).
-	// gRPC refuses larger ones, which ends the execution with a
-	// SandboxError. Zero means DefaultMaxMessageBytes.
-	MaxMessageBytes int
+	// Wire bounds each message on the connection, both ways
+	// (DeriveWireCaps; the child must be told the same caps, in its
+	// ChildConfig). gRPC refuses a larger message from the child, which
+	// ends the execution with a SandboxError. Zero fields mean
+	// MaxWireMessageBytes.
+	Wire WireCaps
 	// WireBudget bounds everything the child may send on its connection
 	// for one execution, given the request (with resolved limits), on top
 	// of a fixed slack for its start-up. Past it the child is killed and
@@ -90,26 +91,22 @@ type ProcessConfig struct {
 	WireBudget func(contract.Request) int64
 }
 
-// DefaultMaxMessageBytes is ProcessConfig.MaxMessageBytes's default:
-// gRPC's own 4 MiB.
-const DefaultMaxMessageBytes = 4 << 20
-
-// serverOptions are the child's gRPC server options. The child accepts
-// messages of any size from the supervisor (requests with large inputs,
-// large data answers): the supervisor is trusted, and the child's memory
-// cap bounds what it can hold.
-var serverOptions = []grpc.ServerOption{
-	grpc.MaxRecvMsgSize(math.MaxInt32),
+// serverOptions are the child's gRPC server options, from the caps its
+// supervisor derived (ChildConfig.Wire): it takes the supervisor's
+// messages up to wire.ToChild and sends events up to wire.FromChild.
+func serverOptions(wire WireCaps) []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(orMax(wire.ToChild)),
+		grpc.MaxSendMsgSize(orMax(wire.FromChild)),
+	}
 }
 
 // dialOptions are the supervisor's gRPC options for a child: what it
-// accepts from the untrusted child is bounded by maxMessage.
-func dialOptions(maxMessage int) []grpc.DialOption {
-	if maxMessage <= 0 {
-		maxMessage = DefaultMaxMessageBytes
-	}
+// accepts from the untrusted child is bounded by wire.FromChild (and,
+// for one execution, by the wire budget).
+func dialOptions(wire WireCaps) []grpc.DialOption {
 	return []grpc.DialOption{
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(math.MaxInt32)),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(orMax(wire.FromChild)), grpc.MaxCallSendMsgSize(orMax(wire.ToChild))),
 	}
 }
 
@@ -154,7 +151,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: socketBase()},
 		// Our dialer replaces go-plugin's (options given here come after
 		// its own): peer check and metering (wire.go).
-		GRPCDialOptions: append(dialOptions(cfg.MaxMessageBytes), grpc.WithContextDialer(w.dial)),
+		GRPCDialOptions: append(dialOptions(cfg.Wire), grpc.WithContextDialer(w.dial)),
 		// Our own runner starts cfg.Cmd: go-plugin passes a spec command
 		// carrying only its handshake variables (SkipHostEnv).
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, socketDir string) (runner.Runner, error) {

@@ -64,6 +64,18 @@ func TestHelperProcess(t *testing.T) {
 			return contract.Result{OK: true, Value: json.RawMessage(`"written"`), Logs: []contract.LogEntry{}, Limits: req.Limits}
 		case "send":
 			return sendAsMuchAsAllowed(ctx, req, emit, request)
+		case "bigrequest":
+			// One data request whose arguments, as many bytes as the
+			// input says, are more than the limits allow.
+			var n int
+			json.Unmarshal(req.Input, &n)
+			args := make([]byte, n)
+			for i := range args {
+				args[i] = '1'
+			}
+			if _, err := request(ctx, "x", args); err != nil {
+				return contract.Fail(err, req.Limits)
+			}
 		case "badargs", "requests":
 			// Data requests the honest engine never sends: arguments that
 			// are not JSON, or one more than the limit allows.
@@ -83,7 +95,7 @@ func TestHelperProcess(t *testing.T) {
 			return contract.Fail(err, req.Limits)
 		}
 		return contract.Result{OK: true, Value: v, Logs: []contract.LogEntry{}, Limits: req.Limits}
-	}), nil)
+	}), WireCaps{}, nil)
 	os.Exit(0)
 }
 

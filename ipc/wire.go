@@ -27,35 +27,11 @@ import (
 	"github.com/wardenhq/warden/contract"
 )
 
-// Budget terms (WireBudget).
-const (
-	// wireSlack covers what a child sends outside its execution's
-	// events: HTTP/2 settings, pings and window updates, the ping's
-	// start-up account, go-plugin's broker and stdio streams, and gRPC's
-	// framing of large messages (9 bytes per 16 KiB frame).
-	wireSlack = 1 << 20
-	// eventOverheadBytes bounds the bytes one event costs besides its
-	// payload and the execution id it echoes: HTTP/2 frame header, gRPC
-	// length prefix, protobuf tags and lengths.
-	eventOverheadBytes = 64
-	// minLogEntryBytes is the least a log entry counts against the log
-	// limit: the engine counts level and text, and the shortest level
-	// ("log") has three bytes.
-	minLogEntryBytes = 3
-)
-
-// WireBudget is ProcessConfig.WireBudget's default: the most an honest
-// child can send on its connection for req, whose limits are resolved.
-// A result carries a value and the logs (up to OutputBytes each), the
-// logs were streamed before it (again up to OutputBytes, in at most
-// OutputBytes/3+1 events), data requests send their names and arguments
-// (up to DataBytes in at most DataRequests events), and every event
-// echoes the execution id.
-func WireBudget(req contract.Request) int64 {
-	l := req.Limits
-	events := 2 + (l.OutputBytes/minLogEntryBytes + 1) + l.DataRequests
-	return wireSlack + 3*l.OutputBytes + l.DataBytes + events*(eventOverheadBytes+int64(len(req.ID)))
-}
+// wireSlack covers what a child sends outside its execution's events:
+// HTTP/2 settings, pings and window updates, the ping's start-up account,
+// go-plugin's broker and stdio streams. (The events, and their framing,
+// are WireBudget's.)
+const wireSlack = 1 << 20
 
 var (
 	// ErrWireBudget is what reading from a child past its wire budget

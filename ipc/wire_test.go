@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +219,48 @@ func requireNotChild(t *testing.T, err error) {
 	t.Helper()
 	if !strings.Contains(err.Error(), ErrPeerNotChild.Error()) {
 		t.Fatalf("got %v, want it to say %q", err, ErrPeerNotChild)
+	}
+}
+
+// TestOneMessageUnderTheCapButOverTheBudget: the message cap from a
+// child is the largest message the caps allow (256 MiB at the contract's
+// caps), but what one execution's child can make the supervisor hold is
+// its budget: a child that sends one 256 MiB data request for a request
+// of default limits is killed once it has sent its budget (about 22 MiB),
+// and the supervisor allocated about that much, not the message.
+func TestOneMessageUnderTheCapButOverTheBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	wire, err := DeriveWireCaps(contract.DefaultCaps, 16<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const message = 256 << 20
+	if wire.FromChild < message {
+		t.Fatalf("FromChild %d is under the %d-byte message the test sends", wire.FromChild, message)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := Start(ctx, ProcessConfig{Cmd: helperCmd(t), StartTimeout: 30 * time.Second, Wire: wire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	if _, err := p.Client().Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := contract.Request{ID: "x", Code: "bigrequest", Input: json.RawMessage(strconv.Itoa(message)), Limits: contract.DefaultLimits}
+	budget := wireSlack + WireBudget(req)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err = p.Client().Execute(ctx, req, nil, func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return nil, nil })
+	runtime.ReadMemStats(&after)
+	requireSandboxError(t, err, "wire budget")
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("budget %d MiB; read %d MiB; the supervisor allocated %d MiB", budget>>20, p.Client().wire.read.Load()>>20, allocated>>20)
+	if allocated > uint64(2*budget) {
+		t.Fatalf("the supervisor allocated %d bytes for a child whose budget is %d", allocated, budget)
 	}
 }

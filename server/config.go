@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/regfile"
 	"github.com/wardenhq/warden/supervisor"
 )
 
@@ -77,6 +78,20 @@ type LimitsConfig struct {
 	DataBytes    int64 `yaml:"data_bytes"`
 }
 
+// maxTimeoutMS is the largest timeout_ms a time.Duration holds.
+const maxTimeoutMS = math.MaxInt64 / int64(time.Millisecond)
+
+// check refuses a timeout_ms that would wrap when converted to a
+// duration (9223372036854776 ms and more): converted, it could come out
+// small and positive, a limit nobody configured. Sizes need no check:
+// the YAML decoder and SetKey refuse integers over int64.
+func (l LimitsConfig) check(key string) error {
+	if l.TimeoutMS > maxTimeoutMS {
+		return fmt.Errorf("config: %s.timeout_ms: %d is over the largest timeout, %d ms", key, l.TimeoutMS, maxTimeoutMS)
+	}
+	return nil
+}
+
 // Limits converts l to the contract's type.
 func (l LimitsConfig) Limits() contract.Limits {
 	return contract.Limits{Timeout: time.Duration(l.TimeoutMS) * time.Millisecond, MemoryBytes: l.MemoryBytes,
@@ -136,17 +151,11 @@ const maxConfigBytes = 1 << 20
 // LoadConfigFile reads path over cfg: keys the file sets replace cfg's.
 // An unknown key or a value of the wrong type is an error naming it.
 func LoadConfigFile(path string, cfg *Config) error {
-	f, err := os.Open(path)
+	// A regular file only: a named pipe without a writer would block
+	// the daemon's start for ever (regfile).
+	b, err := regfile.ReadFile(path, maxConfigBytes)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-	if err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
-	}
-	if len(b) > maxConfigBytes {
-		return fmt.Errorf("config %s: larger than %d bytes", path, maxConfigBytes)
 	}
 	return ParseConfig(b, cfg)
 }
@@ -302,6 +311,9 @@ func (cfg *Config) Validate() error {
 	if cfg.Supervisor.MaxChildren < 0 {
 		return fmt.Errorf("config: supervisor.max_children: negative (%d)", cfg.Supervisor.MaxChildren)
 	}
+	if err := cfg.checkTimeouts(); err != nil {
+		return err
+	}
 	defaults, caps, err := contract.ConfigLimits(cfg.Supervisor.Defaults.Limits(), cfg.Supervisor.Caps.Limits())
 	if err != nil {
 		return fmt.Errorf("config: supervisor.defaults/caps: %w", err)
@@ -313,6 +325,22 @@ func (cfg *Config) Validate() error {
 	}
 	_, err = cfg.tenantPolicies()
 	return err
+}
+
+// checkTimeouts checks every limits block's timeout_ms (check).
+func (cfg *Config) checkTimeouts() error {
+	if err := cfg.Supervisor.Defaults.check("supervisor.defaults"); err != nil {
+		return err
+	}
+	if err := cfg.Supervisor.Caps.check("supervisor.caps"); err != nil {
+		return err
+	}
+	for i, t := range cfg.Tenants {
+		if err := t.Caps.check(fmt.Sprintf("tenants[%d].caps", i)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SupervisorConfig returns the supervisor's configuration.

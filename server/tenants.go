@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/regfile"
 )
 
 // tenant is one tenant's policy, as of the last (re)load, and its state,
@@ -289,7 +289,7 @@ const maxTokensBytes = 4 << 20
 // Errors name the line, never its content (it may hold a secret pasted
 // by mistake).
 func readTokensFile(path string) ([]token, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path) // not a named pipe: it would block (re)loading
 	if err != nil {
 		return nil, fmt.Errorf("tokens_file: %w", err)
 	}

@@ -83,8 +83,10 @@ type Config struct {
 	// clamped to it and says so in Result.Clamped). Both are merged field
 	// by field: a zero field of Caps is contract.DefaultCaps' value, a
 	// zero field of Defaults is contract.DefaultLimits' value lowered to
-	// the cap. A field of Defaults set above its cap, or a negative
-	// field, is an error from New.
+	// the cap. A field of Defaults set above its cap, a negative field,
+	// or caps (with MaxInputBytes) that need a message to or from a child
+	// over the 2 GiB gRPC carries (ipc.DeriveWireCaps), is an error from
+	// New.
 	Defaults contract.Limits
 	Caps     contract.Limits
 	// MaxInputBytes caps a request's Input (its JSON text): a larger

@@ -224,6 +224,7 @@ func (s *Supervisor) buildCommand(startCtx context.Context, memory, memCap int64
 		CacheDir:     s.cfg.CacheDir,
 		CacheDigests: cache.digests,
 		Harden:       hc,
+		Wire:         s.wire,
 	}.Env()
 	if err != nil {
 		return nil, ipc.ProcessConfig{}, err
@@ -244,7 +245,7 @@ func (s *Supervisor) buildCommand(startCtx context.Context, memory, memCap int64
 	// cgroup view (namespaceFlags).
 	cmd.SysProcAttr.Cloneflags = s.nsFlags
 	pc := ipc.ProcessConfig{Cmd: cmd, Logger: s.log.With("component", "child"),
-		SocketOwner: uid, MaxMessageBytes: maxEventBytes(s.cfg.Caps), Abandoned: &s.reaping}
+		SocketOwner: uid, Wire: s.wire, Abandoned: &s.reaping}
 	if group != nil {
 		if fd, ok := group.CgroupFD(); ok {
 			// cgroup v2: the child starts inside its cgroup (CLONE_INTO_CGROUP).
@@ -317,13 +318,6 @@ func (s *Supervisor) phaseDone(name string, start time.Time) time.Time {
 	now := time.Now()
 	s.startup.add("supervisor", name, contract.Millis(now.Sub(start)), 0, 0)
 	return now
-}
-
-// maxEventBytes bounds one message from a child: the largest result the
-// caps allow (a value and logs of up to OutputBytes each) plus 1 MiB for
-// the error and stats. A child that sends more breaks the protocol.
-func maxEventBytes(caps contract.Limits) int {
-	return int(min(2*caps.OutputBytes+1<<20, math.MaxInt32))
 }
 
 // oomKills is the child's cgroup OOM-kill count (0 without a cgroup).

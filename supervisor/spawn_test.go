@@ -46,7 +46,7 @@ func wedgedChildMain(args []string) {
 		f.Close()
 		time.Sleep(time.Hour)
 	}
-	ipc.Serve(&wedgedRunner{mode: mode, report: f}, nil)
+	ipc.Serve(&wedgedRunner{mode: mode, report: f}, ipc.WireCaps{}, nil)
 	os.Exit(0)
 }
 

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/ipc"
 	"github.com/wardenhq/warden/pool"
 )
 
@@ -42,6 +43,9 @@ type Supervisor struct {
 	pool *pool.Pool[int64, *process]
 	// buckets are the memory profiles, sorted (memoryBuckets).
 	buckets []int64
+	// wire is the largest message each way between the supervisor and a
+	// child, derived from cfg.Caps and cfg.MaxInputBytes.
+	wire ipc.WireCaps
 
 	executions atomic.Uint64
 	failures   atomic.Uint64
@@ -88,7 +92,13 @@ func New(cfg Config) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, uids: uids, compile: newCompileGate()}
+	// Refused here, not as one execution's SandboxError: caps whose
+	// largest message is more than gRPC carries.
+	wire, err := ipc.DeriveWireCaps(cfg.Caps, cfg.MaxInputBytes)
+	if err != nil {
+		return nil, fmt.Errorf("supervisor: Config.Caps and MaxInputBytes: %w", err)
+	}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger, userNote: userNote, uids: uids, compile: newCompileGate(), wire: wire}
 	s.buckets = buckets
 	s.startNamespaces()
 	if err := s.startCgroups(); err != nil {
@@ -152,6 +162,22 @@ func (s *Supervisor) Stream(ctx context.Context, req contract.Request, handler c
 // that the supervisor's copy and the child's decode stay cheap.
 const DefaultMaxInputBytes = 16 << 20
 
+// checkSize refuses, before a child is taken, a request larger than the
+// wire to a child carries (ipc.DeriveWireCaps counts on these bounds):
+// its input over MaxInputBytes, its id over contract.MaxIDBytes, its code
+// and modules over its code limit (the engine's own check, made here so
+// that such code never crosses the wire).
+func (s *Supervisor) checkSize(req contract.Request) *contract.Error {
+	if n := int64(len(req.Input)); n > s.cfg.MaxInputBytes {
+		return contract.Errorf(contract.ContractError,
+			"input is %d bytes, over the supervisor's cap of %d bytes (MaxInputBytes)", n, s.cfg.MaxInputBytes)
+	}
+	if err := contract.CheckID(req.ID); err != nil {
+		return err
+	}
+	return contract.CheckCodeSize(req, req.Limits)
+}
+
 func newID() string {
 	var b [8]byte
 	rand.Read(b[:])
@@ -167,9 +193,8 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 		return contract.Fail(err, limits)
 	}
 	req.Limits = limits
-	if n := int64(len(req.Input)); n > s.cfg.MaxInputBytes {
-		res := contract.Fail(contract.Errorf(contract.ContractError,
-			"input is %d bytes, over the supervisor's cap of %d bytes (MaxInputBytes)", n, s.cfg.MaxInputBytes), limits)
+	if err := s.checkSize(req); err != nil {
+		res := contract.Fail(err, limits)
 		res.Clamped = clamped
 		return res
 	}

@@ -78,9 +78,11 @@ func TestGoGarbageStaysUnderTheCap(t *testing.T) {
 }
 
 // The wire: a child whose Go side ignores the limits and sends an 8 MiB
-// result is refused by the supervisor's message bound (twice the output
-// cap plus 1 MiB: 3 MiB here), which never buffers more than that from a
-// child.
+// result is refused: the message fits the caps' message bound (the
+// largest data request the caps allow), but not the largest result its
+// request's limits allow (twice the output limit plus the error's 1 MiB
+// and stats: about 3 MiB here), and the wire budget bounds what the
+// supervisor buffers from it.
 func TestWireBoundsWhatAChildSends(t *testing.T) {
 	s := newSupervisor(t, func(c *supervisor.Config) {
 		c.NoSeccomp = true
@@ -88,7 +90,7 @@ func TestWireBoundsWhatAChildSends(t *testing.T) {
 		c.Caps.OutputBytes = 1 << 20
 	})
 	res := fault(t, s, "flood", "")
-	if res.OK || res.Error.Type != contract.SandboxError || !strings.Contains(res.Error.Message, "larger than max") {
+	if res.OK || res.Error.Type != contract.SandboxError || !strings.Contains(res.Error.Message, "its limits allow") {
 		t.Fatalf("want a SandboxError for the oversized message, got %+v", res.Error)
 	}
 	requireServing(t, s)

@@ -98,12 +98,8 @@ func validate(req contract.Request, limits contract.Limits) *contract.Error {
 	if err := req.Check(); err != nil {
 		return contract.AsError(err)
 	}
-	size := int64(len(req.Code))
-	for name, src := range req.Modules {
-		size += int64(len(name) + len(src))
-	}
-	if size > limits.CodeBytes {
-		return contract.ResourceErrorf(contract.KindCode, "code is %d bytes, over the %d-byte limit", size, limits.CodeBytes)
+	if err := contract.CheckCodeSize(req, limits); err != nil {
+		return err
 	}
 	return nil
 }
@@ -364,7 +360,7 @@ func (vm *VM) describe(value uint32) (described, bool) {
 		return fallback, false
 	}
 	defer vm.freeValue(box)
-	b, _, ok, err := vm.stringBytes(box, 1<<20)
+	b, _, ok, err := vm.stringBytes(box, contract.MaxErrorBytes)
 	if err != nil || !ok || b == nil {
 		return fallback, false
 	}

@@ -139,6 +139,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (o benchOptions, exit int,
 	fs.DurationVar(&o.keepWarm, "keep-warm", 0, "how often idle children re-read their memory (supervisor.Config.KeepWarm; 0: its default, 1s; negative: off)")
 	fs.BoolVar(&o.reapedUsage, "reaped-usage", false, "wait for each child's reap and report the kernel's CPU and RSS figures (supervisor.Config.ReapedUsage)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the supervisor's CPU profile of the supervised run to this file (go tool pprof)")
+	singleValued(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, exitOK, false
@@ -147,7 +148,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (o benchOptions, exit int,
 	}
 	o.code, o.script = "return input.a + input.b", "return input.a + input.b"
 	if fs.NArg() == 1 {
-		b, err := os.ReadFile(fs.Arg(0))
+		b, err := readFileCapped("the script", fs.Arg(0), maxCodeFileBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "warden bench: %v\n", err)
 			return o, exitUsage, false

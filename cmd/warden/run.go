@@ -11,13 +11,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/wardenhq/warden/child/engine"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/regfile"
 	"github.com/wardenhq/warden/supervisor"
 )
 
@@ -69,6 +69,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	remote := remoteFlags(fs)
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
+	singleValued(fs, "module")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -138,8 +139,9 @@ func readSource(name string, stdin io.Reader) (string, error) {
 }
 
 // The caps on what `warden run` reads, checked before anything is sent,
-// so that a huge or endless file (a FIFO, /dev/zero) fails with a clear
-// message instead of filling memory.
+// so that a huge file fails with a clear message instead of filling
+// memory (and one that is not a regular file, a FIFO or /dev/zero, is
+// refused before a byte is read).
 var (
 	// maxCodeFileBytes caps the script and each module: the largest code
 	// the caps allow (CodeBytes covers code and modules together, which
@@ -154,9 +156,10 @@ var (
 )
 
 // readFileCapped reads the file path, given as flag, refusing one over
-// limit bytes.
+// limit bytes, and anything but a regular file (regfile: a named pipe
+// without a writer is refused at once, not waited on).
 func readFileCapped(flag, path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
@@ -167,37 +170,16 @@ func readFileCapped(flag, path string, limit int64) ([]byte, error) {
 // readCapped reads r, called name in errors, refusing more than limit
 // bytes. It never reads more than limit+1.
 func readCapped(r io.Reader, name string, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than the cap of %d bytes", name, limit)
-	}
-	return b, nil
+	return regfile.ReadCapped(r, name, limit)
 }
 
-// parseBytes reads "1048576", "16MiB", "512KiB", "1GiB" (and K/M/G as
-// the same binary units). Empty means zero: the default.
+// parseBytes reads a size flag (contract.ParseSize). Empty means zero:
+// the default.
 func parseBytes(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}} {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("want a positive size like 16MiB, got %q", s)
-	}
-	return n * mult, nil
+	return contract.ParseSize(s)
 }
 
 // defaultCacheDir is the --cache-dir default: the supervisor's default,

@@ -38,11 +38,21 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveFlags, error) {
 	for _, kv := range def.Keys() {
 		fs.String(kv.Key, kv.Value, "config key "+kv.Key)
 	}
+	singleValued(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() != 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	var tokens []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "tokens" || f.Name == "tokens_file" {
+			tokens = append(tokens, "--"+f.Name)
+		}
+	})
+	if len(tokens) > 1 {
+		return nil, fmt.Errorf("%s and %s are the same flag, given twice", tokens[0], tokens[1])
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wardenhq/warden/attacks"
 	"github.com/wardenhq/warden/client"
+	"github.com/wardenhq/warden/internal/regfile"
 	"github.com/wardenhq/warden/stress"
 	"github.com/wardenhq/warden/supervisor"
 )
@@ -172,6 +173,7 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 	fs.StringVar(&o.heapFile, "memprofile", "", "write a heap profile of this process (supervisor and runner) to FILE when the mixed run ends (go tool pprof FILE)")
 	remote := remoteFlags(fs)
 	token := fs.String("token", "", "with --server: the bearer token (--token-file keeps it out of the process list)")
+	singleValued(fs)
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -233,7 +235,7 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 		if _, statErr := os.Stat(*corpus); statErr != nil {
 			return o, fmt.Errorf("--corpus: %w", statErr)
 		}
-		o.cfg.Scripts, err = attacks.Load(os.DirFS(*corpus))
+		o.cfg.Scripts, err = attacks.Load(regfile.DirFS(*corpus))
 	}
 	return o, err
 }

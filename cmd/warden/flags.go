@@ -1,0 +1,50 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"slices"
+)
+
+// errGivenTwice is the Set error of a single-valued flag given again.
+var errGivenTwice = errors.New("given twice (the flag takes one value)")
+
+// singleValued makes every flag of fs but the repeatable ones a usage
+// error when given twice: the flag package would silently keep the last
+// value (`--input A --input B` ran with B). Call it once every flag is
+// defined, before Parse.
+func singleValued(fs *flag.FlagSet, repeatable ...string) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(repeatable, f.Name) {
+			f.Value = &onceValue{Value: f.Value}
+		}
+	})
+}
+
+// onceValue is a flag.Value that takes one Set.
+type onceValue struct {
+	flag.Value
+	set bool
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.set {
+		return errGivenTwice
+	}
+	v.set = true
+	return v.Value.Set(s)
+}
+
+// IsBoolFlag keeps a boolean flag one that takes no argument.
+func (v *onceValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// String serves flag.PrintDefaults, which calls it on a zero onceValue.
+func (v *onceValue) String() string {
+	if v == nil || v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
+}
