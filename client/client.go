@@ -41,8 +41,11 @@ import (
 const IDHeader = "Warden-Execution-Id"
 
 // DefaultMaxResponseBytes caps one response body or one streamed event:
-// room for an envelope whose value and logs are each at the output cap.
-var DefaultMaxResponseBytes = 2*contract.DefaultCaps.OutputBytes + 1<<20
+// room for the largest the contract's caps allow, an envelope whose
+// value and logs are each at the output cap or a data_request event
+// whose arguments are at the data_bytes cap (one host.request may carry
+// all of them), with 1 MiB for what surrounds them.
+var DefaultMaxResponseBytes = max(2*contract.DefaultCaps.OutputBytes, contract.DefaultCaps.DataBytes) + 1<<20
 
 // DefaultAbortGrace is how long, after ctx ends, the client waits for the
 // server's AbortError envelope before it gives up on the connection.
