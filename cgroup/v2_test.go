@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/containerd/cgroups/v3"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"golang.org/x/sys/unix"
 )
 

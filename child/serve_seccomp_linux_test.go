@@ -22,7 +22,7 @@ import (
 
 	"github.com/wardenhq/warden/child/seccomp"
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"github.com/wardenhq/warden/ipc"
 )
 

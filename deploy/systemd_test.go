@@ -16,7 +16,7 @@ import (
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/client"
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestMain: the test binary is also the child the daemon's supervisor

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestMain runs the tests in a temporary directory of their own, where

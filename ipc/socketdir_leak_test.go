@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // chownHelperEnv makes the test binary start a child whose socket

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestDrain: on Shutdown /readyz fails first, a new execution is 503, an

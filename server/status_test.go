@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // waitScript holds its child without burning CPU: it waits for a data

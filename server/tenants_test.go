@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestQuotasIsolateTenants: acme at its concurrency quota and then at its

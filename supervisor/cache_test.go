@@ -11,7 +11,7 @@ import (
 
 	"github.com/wardenhq/warden/contract"
 
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestCompileGate: one filler at a time; a failed fill hands the turn to

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestChildCannotWriteCache: a child running as another uid, with the

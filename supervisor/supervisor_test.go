@@ -20,7 +20,7 @@ import (
 	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"github.com/wardenhq/warden/ipc"
 )
 

@@ -19,7 +19,7 @@ import (
 
 	"github.com/wardenhq/warden/client"
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestImageServes runs the image's file system the way a container

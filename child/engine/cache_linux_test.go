@@ -11,7 +11,7 @@ import (
 	"github.com/wardenhq/warden/contract"
 	"golang.org/x/sys/unix"
 
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestCacheMappedFromFile: with the patched wazero (build/wazero, what

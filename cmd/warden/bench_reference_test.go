@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // The reference's node program runs the script as Warden does: a

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"github.com/wardenhq/warden/supervisor"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/daemontest"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/daemontest"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"github.com/wardenhq/warden/server"
 )
 

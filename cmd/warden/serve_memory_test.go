@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // rssBytes is VmRSS of pid, in bytes.

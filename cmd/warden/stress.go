@@ -14,10 +14,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wardenhq/warden/attacks"
+	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/client"
 	"github.com/wardenhq/warden/internal/regfile"
-	"github.com/wardenhq/warden/stress"
+	"github.com/wardenhq/warden/internal/stress"
 	"github.com/wardenhq/warden/supervisor"
 )
 

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wardenhq/warden/attacks"
-	"github.com/wardenhq/warden/internal/testutil"
-	"github.com/wardenhq/warden/stress"
+	"github.com/wardenhq/warden/internal/attacks"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
+	"github.com/wardenhq/warden/internal/stress"
 )
 
 // TestStressFlagErrors: every flag value `warden stress` cannot use is a
@@ -102,7 +102,7 @@ func runStressProc(t *testing.T, args ...string) (int, string, string) {
 func remoteSubset(t *testing.T) (dir string, n int) {
 	t.Helper()
 	dir = t.TempDir()
-	root := "../../attacks/corpus"
+	root := "../../internal/attacks/corpus"
 	i := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".js") {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 func TestMain(m *testing.M) {

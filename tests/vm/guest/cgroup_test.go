@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/cgroup"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // helperEnv makes the test binary a helper process: "sleep" waits to be

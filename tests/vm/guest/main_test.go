@@ -13,7 +13,7 @@ import (
 
 	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/child"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // The test binary is also the child (the supervisor re-executes it) and

@@ -14,7 +14,7 @@ import (
 
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"github.com/wardenhq/warden/supervisor"
 )
 

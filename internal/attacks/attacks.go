@@ -2,8 +2,9 @@
 // escapes, QuickJS crash reproducers, resource bombs, isolation pairs,
 // information leaks and determinism checks, each with the outcome
 // Warden's contract promises for it. `warden stress` runs it under load
-// and `go test ./attacks/` runs it once through a real supervisor; an
-// embedding program can run it against its own Executor.
+// and `go test ./internal/attacks/` runs it once through a real
+// supervisor. An embedder attacks its own set-up with `warden stress`
+// (against a daemon with --server), not by importing this package.
 //
 // A script is a file corpus/CATEGORY/NAME.js whose leading comment lines
 // carry its header:
@@ -24,8 +25,6 @@
 // execution may import, and "//== next" starts a second execution run
 // after the first on the same supervisor (an isolation pair): the first
 // must end ok, and its value is the second's input.
-//
-// The package makes no compatibility promise.
 package attacks
 
 import (

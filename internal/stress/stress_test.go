@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wardenhq/warden/attacks"
+	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/testutil"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"github.com/wardenhq/warden/supervisor"
 )
 

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wardenhq/warden/attacks"
+	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/procfs"

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wardenhq/warden/attacks"
+	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/contract"
 )
 

@@ -2,8 +2,6 @@
 // through a real supervisor at a set concurrency, injects faults, checks
 // every outcome against its expectation and audits the supervisor's
 // process for what was left behind. `warden stress` is its command.
-//
-// The package makes no compatibility promise.
 package stress
 
 import (
@@ -21,7 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wardenhq/warden/attacks"
+	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/supervisor"
 )
