@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/client"
+	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/internal/regfile"
 	"github.com/wardenhq/warden/internal/stress"
 	"github.com/wardenhq/warden/supervisor"

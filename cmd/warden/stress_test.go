@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/internal/attacks"
-	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"github.com/wardenhq/warden/internal/stress"
+	"github.com/wardenhq/warden/internal/testkit/testutil"
 )
 
 // TestStressFlagErrors: every flag value `warden stress` cannot use is a

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/child"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/internal/testkit/testutil"
 	"github.com/wardenhq/warden/supervisor"
 )

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/attacks"
 )
 
 // benignTimeout is the benign scripts' deadline: far above what they

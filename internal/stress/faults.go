@@ -15,9 +15,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/internal/procfs"
 	"github.com/wardenhq/warden/supervisor"
 )

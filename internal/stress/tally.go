@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/attacks"
 )
 
 // tally adds up executions as they end, in memory that does not grow

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wardenhq/warden/internal/attacks"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/attacks"
 )
 
 // TestHistogramPercentilesWithinHalfAPercent: the histogram's percentiles
