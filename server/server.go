@@ -10,6 +10,9 @@
 // caller needs around it. Status codes say whether a request was
 // accepted; the outcome of an execution is always its envelope
 // (docs/daemon.md has the one table).
+//
+// This package is Warden's implementation, not its API (package warden
+// lists the API).
 package server
 
 import (

@@ -18,6 +18,9 @@
 // This is an implementation package of Warden, with no compatibility
 // promise: its API changes whenever Warden's internals do. Programs that
 // embed Warden use the supervisor and contract packages.
+//
+// This package is Warden's implementation, not its API (package warden
+// lists the API).
 package engine
 
 import (

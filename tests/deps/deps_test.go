@@ -250,6 +250,9 @@ func readTable(t *testing.T, path string) map[string][]string {
 // rowFor is the row covering package rel: its own, or its closest
 // parent's (ipc/ covers ipc/pb).
 func rowFor(rows map[string][]string, rel string) string {
+	if rel == "" {
+		rel = "." // the module's root package
+	}
 	for p := rel; ; {
 		if _, ok := rows[p]; ok {
 			return p
