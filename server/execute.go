@@ -80,14 +80,44 @@ func (s *Server) readExecuteBody(w http.ResponseWriter, r *http.Request, t *tena
 }
 
 func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
-	if s.draining.Load() {
-		s.failRetry(w, http.StatusServiceUnavailable, &contract.Error{Type: contract.CapacityError, Kind: KindDraining,
-			Message: "the daemon is draining"}, time.Second)
+	a := s.admit(w, r)
+	if a == nil {
 		return
+	}
+	defer a.close()
+	body, limits, clamped, ok := s.readExecuteBody(w, r, a.t)
+	if !ok {
+		return
+	}
+	a.e.setDataBytes(limits.DataBytes)
+	req := contract.Request{ID: a.id, Code: body.Code, Input: body.Input, Limits: limits, Modules: body.Modules}
+	s.run(w, r, a, req, clamped)
+}
+
+// admission is an execution admitted before its body is read: its
+// tenant's quota slot taken and its id registered.
+type admission struct {
+	t      *tenant
+	id     string
+	e      *execution
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	// close gives back what admit took, in reverse order.
+	close func()
+}
+
+// admit runs every check of an execution that needs no body (admission.go
+// says why first): draining, the token, the id, the body's declared
+// size, the tenant's quotas, the id not in use. On refusal it writes it
+// and returns nil.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request) *admission {
+	if s.draining.Load() {
+		s.failDraining(w)
+		return nil
 	}
 	t := s.authenticate(w, r)
 	if t == nil {
-		return
+		return nil
 	}
 	id := r.Header.Get(ExecutionIDHeader)
 	if id == "" {
@@ -95,70 +125,71 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	} else if !validID(id) {
 		s.fail(w, http.StatusBadRequest, &contract.Error{Type: contract.ContractError, Kind: KindMalformed,
 			Message: ExecutionIDHeader + " must be 1-64 of [A-Za-z0-9_-]"})
-		return
+		return nil
 	}
 	if !s.checkBodySize(w, r, s.maxExecuteBody()) {
-		return
+		return nil
 	}
-	// Everything that needs no body is checked before a byte of it is
-	// read: the quotas, the id, draining; then the body's bytes are
-	// reserved (admission.go).
 	release, quota, retry := t.acquire(time.Now())
 	if release == nil {
 		s.metrics.rejections.WithLabelValues(t.name, quota).Inc()
 		s.failRetry(w, http.StatusTooManyRequests, &contract.Error{Type: contract.CapacityError, Kind: quota,
 			Message: fmt.Sprintf("tenant %s is over its %s quota", t.name, quota)}, retry)
-		return
+		return nil
 	}
-	defer release()
-
 	// The execution's context is the request's without its cancellation:
 	// net/http cancels the request's when a write fails, and a client
 	// too slow for the write timeout loses its connection, not the
-	// execution. A client that goes away (any other end of the request's
-	// context) still aborts it (clientGone, below).
+	// execution. A client that goes away still aborts it (run).
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.Context()))
-	defer cancel(nil)
 	e := &execution{key: execKey{t.name, id}, cancel: cancel,
 		pending: map[int64]chan dataAnswer{}, answered: map[int64]bool{}, claimed: map[int64]bool{}}
-	switch err := s.execs.add(e); {
-	case errors.Is(err, errDraining):
-		s.failRetry(w, http.StatusServiceUnavailable, &contract.Error{Type: contract.CapacityError, Kind: KindDraining,
-			Message: "the daemon is draining"}, time.Second)
-		return
-	case err != nil:
-		s.fail(w, http.StatusConflict, &contract.Error{Type: contract.ContractError, Kind: KindConflict,
-			Message: "execution id " + id + " is in use"})
-		return
+	if err := s.execs.add(e); err != nil {
+		cancel(nil)
+		release()
+		if errors.Is(err, errDraining) {
+			s.failDraining(w)
+		} else {
+			s.fail(w, http.StatusConflict, &contract.Error{Type: contract.ContractError, Kind: KindConflict,
+				Message: "execution id " + id + " is in use"})
+		}
+		return nil
 	}
-	defer s.execs.remove(e)
+	return &admission{t: t, id: id, e: e, ctx: ctx, cancel: cancel, close: func() {
+		s.execs.remove(e)
+		cancel(nil)
+		release()
+	}}
+}
 
-	body, limits, clamped, ok := s.readExecuteBody(w, r, t)
-	if !ok {
-		return
-	}
-	e.setDataBytes(limits.DataBytes)
+// failDraining refuses a new execution while the daemon drains.
+func (s *Server) failDraining(w http.ResponseWriter) {
+	s.failRetry(w, http.StatusServiceUnavailable, &contract.Error{Type: contract.CapacityError, Kind: KindDraining,
+		Message: "the daemon is draining"}, time.Second)
+}
 
+// run runs an admitted execution and writes its outcome: its events as
+// they come when the client asked for a stream, else the envelope.
+func (s *Server) run(w http.ResponseWriter, r *http.Request, a *admission, req contract.Request, clamped []string) {
 	streaming := wantsEventStream(r)
 	handler := contract.DataHandler(nil)
 	switch {
-	case t.webhook != nil:
-		handler = s.webhookHandler(t, e)
+	case a.t.webhook != nil:
+		handler = s.webhookHandler(a.t, a.e)
 	case streaming:
-		e.endpoint = true
-		handler = e.endpointHandler(s.metrics)
+		a.e.endpoint = true
+		handler = a.e.endpointHandler(s.metrics)
 	}
-	req := contract.Request{ID: id, Code: body.Code, Input: body.Input, Limits: limits, Modules: body.Modules}
-	w.Header().Set(ExecutionIDHeader, id)
+	w.Header().Set(ExecutionIDHeader, a.id)
 	start := time.Now()
 	var out *eventStream
 	if streaming {
-		out = newEventStream(s, w, limits)
+		out = newEventStream(s, w, req.Limits)
 		defer out.close()
 	}
 	stop := context.AfterFunc(r.Context(), func() {
 		if out == nil || !out.tooSlow() {
-			cancel(errClientGone)
+			a.cancel(errClientGone)
 		}
 	})
 	defer stop()
@@ -166,7 +197,7 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case ev.Type == contract.EventDataRequest:
 			// Before the event goes out: the answer may come at once.
-			e.expect(ev.DataRequest.Seq)
+			a.e.expect(ev.DataRequest.Seq)
 		case ev.Type == contract.EventResult:
 			return // written below, once the clamped names are in
 		}
@@ -174,24 +205,31 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 			out.send(ev)
 		}
 	}
-	res, _ := s.sup.Stream(ctx, req, handler, onEvent)
-	if e.large.Load() || r.ContentLength >= reclaimAfter {
+	res, _ := s.sup.Stream(a.ctx, req, handler, onEvent)
+	if a.e.large.Load() || r.ContentLength >= reclaimAfter {
 		// Only now are the body's and the answers' copies (on their way
 		// to the child, held by gRPC's flow control) all garbage.
 		s.reclaim.soon()
 	}
 	res.Clamped = append(clamped, res.Clamped...)
 	s.metrics.observe(&res, time.Since(start))
-	status := resultStatus(&res)
+	s.writeOutcome(w, a, out, &res)
+}
+
+// writeOutcome writes an execution's envelope: as the result event once
+// the stream started (or when it ran), else as a JSON body with the
+// status that says whether it was accepted.
+func (s *Server) writeOutcome(w http.ResponseWriter, a *admission, out *eventStream, res *contract.Result) {
+	status := resultStatus(res)
 	if status == http.StatusTooManyRequests && res.Error.Kind == "" {
 		res.Error.Kind = KindCapacity
 	}
-	if streaming && (out.started || status == http.StatusOK) {
-		out.send(contract.Event{Type: contract.EventResult, ExecutionID: id, Result: &res})
+	if out != nil && (out.started || status == http.StatusOK) {
+		out.send(contract.Event{Type: contract.EventResult, ExecutionID: a.id, Result: res})
 		if !out.close() {
 			s.metrics.undelivered.Inc()
 			s.log.Warn("the client could not take the execution's events in time; its result was not delivered",
-				"tenant", t.name, "execution", id, "ok", res.OK, "error_type", errorType(&res))
+				"tenant", a.t.name, "execution", a.id, "ok", res.OK, "error_type", errorType(res))
 		}
 		return
 	}
@@ -200,7 +238,7 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	if status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", "1")
 	}
-	s.writeJSON(w, status, &res)
+	s.writeJSON(w, status, res)
 }
 
 // resultStatus is the status of an envelope: 200 for any execution that
