@@ -140,20 +140,25 @@ func parseBenchFlags(args []string, stderr io.Writer) (o benchOptions, exit int,
 	fs.BoolVar(&o.reapedUsage, "reaped-usage", false, "wait for each child's reap and report the kernel's CPU and RSS figures (supervisor.Config.ReapedUsage)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the supervisor's CPU profile of the supervised run to this file (go tool pprof)")
 	singleValued(fs)
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, exitOK, false
 		}
 		return o, exitUsage, false
 	}
 	o.code, o.script = "return input.a + input.b", "return input.a + input.b"
-	if fs.NArg() == 1 {
-		b, err := readFileCapped("the script", fs.Arg(0), maxCodeFileBytes)
+	if len(files) > 1 {
+		fmt.Fprintln(stderr, "warden bench: want at most one script file")
+		return o, exitUsage, false
+	}
+	if len(files) == 1 {
+		b, err := readFileCapped("the script", files[0], maxCodeFileBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "warden bench: %v\n", err)
 			return o, exitUsage, false
 		}
-		o.code, o.script = string(b), fs.Arg(0)
+		o.code, o.script = string(b), files[0]
 	}
 	if o.n < 1 || o.conc < 1 || !json.Valid([]byte(o.input)) {
 		fmt.Fprintln(stderr, "warden bench: -n and -c must be positive and --input valid JSON")

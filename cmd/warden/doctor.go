@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -69,6 +70,7 @@ func doctorChecks(cfg supervisor.Config) []layerCheck {
 	checks := []layerCheck{
 		{"1 capabilities", true, "ECMAScript built-ins + console, sha256, host.request only"},
 		{"2 interpreter limits", true, fmt.Sprintf("QuickJS heap %d MiB, stack %d KiB, interrupt at the deadline (%v)", d.MemoryBytes>>20, d.StackBytes>>10, d.Timeout)},
+		{"4 deadline in the interpreter", true, "QuickJS's interrupt handler stops JavaScript at the deadline; a slow C builtin it cannot stop is layer 7's kill"},
 		{"3 wasm imports and memory cap", true, fmt.Sprintf("6 WASI functions written by the host, no filesystem or sockets; linear memory capped at %d MiB for the %d MiB heap (contract.LinearMemoryCap)", contract.LinearMemoryCap(d.MemoryBytes)>>20, d.MemoryBytes>>20)},
 	}
 	// One supervisor serves the checks that need one (it starts a child).
@@ -104,13 +106,24 @@ func doctorChecks(cfg supervisor.Config) []layerCheck {
 			checks[proc].Detail += "; the hardening of a live child could not be read: " + err.Error()
 		}
 	}
-	// In layer order (the first digit), each layer's checks as made.
-	sort.SliceStable(checks, func(i, j int) bool { return checks[i].Layer[0] < checks[j].Layer[0] })
+	sortByLayer(checks)
 	return checks
 }
 
+// sortByLayer puts checks in layer order (the number that begins each
+// line), each layer's checks in the order they were made.
+func sortByLayer(checks []layerCheck) {
+	sort.SliceStable(checks, func(i, j int) bool { return layerNumber(checks[i].Layer) < layerNumber(checks[j].Layer) })
+}
+
+// layerNumber is the number a check's layer name begins with.
+func layerNumber(layer string) int {
+	n, _ := strconv.Atoi(strings.Fields(layer)[0])
+	return n
+}
+
 func processCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
-	c := layerCheck{Layer: "4-5 process per execution"}
+	c := layerCheck{Layer: "5 process per execution"}
 	if supErr != nil {
 		c.Detail = supErr.Error()
 		return c

@@ -40,8 +40,21 @@ func TestDoctorReportsLayersSwitchedOff(t *testing.T) {
 		}
 	}
 	// The execution still runs: the layers off are reported, not fatal.
-	if c := got["4-5 process per execution"]; !c.Active {
+	if c := got["5 process per execution"]; !c.Active {
 		t.Errorf("no child ran: %s", c.Detail)
+	}
+	// Every layer from 1 to 7 has a line, and the lines are in layer
+	// order (the process line came before layer 4 when it was "4-5").
+	last := 0
+	for _, c := range checks {
+		n := layerNumber(c.Layer)
+		if n < last || n > last+1 {
+			t.Errorf("%q after layer %d: the layers are not in order (or one is missing)", c.Layer, last)
+		}
+		last = n
+	}
+	if last != 7 {
+		t.Errorf("the last layer is %d, want 7", last)
 	}
 }
 

@@ -48,3 +48,31 @@ func (v *onceValue) String() string {
 	}
 	return v.Value.String()
 }
+
+// parseInterspersed parses args with fs, taking flags after the
+// positional arguments too (`warden run FILE.js --input X`, as most CLIs
+// do; the flag package stops at the first non-flag). Everything after
+// "--" is positional. It returns the positional arguments in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		// fs.Parse consumed a "--" if it met one: then rest is all
+		// positional.
+		if len(rest) == 0 || terminated(args, rest) {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// terminated reports whether the parse of args stopped at a "--" (the
+// argument before rest).
+func terminated(args, rest []string) bool {
+	i := len(args) - len(rest) - 1
+	return i >= 0 && args[i] == "--"
+}

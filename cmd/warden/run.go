@@ -49,6 +49,9 @@ type runOptions struct {
 	cacheDir  string
 	inProcess bool
 	remote    remoteOptions
+	// overCode is set (to the bytes read) when the script is over the
+	// largest code the caps allow: nothing runs, and the envelope says so.
+	overCode int64
 }
 
 func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOptions, error) {
@@ -70,10 +73,11 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
 	singleValued(fs, "module")
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
 		return nil, err
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		fs.Usage()
 		return nil, errors.New("want exactly one script file, or - for stdin")
 	}
@@ -81,15 +85,19 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 		return nil, errors.New("--input and --input-file are exclusive")
 	}
 	o := &runOptions{cacheDir: *cacheDir, inProcess: *inProcess}
-	var err error
 	if o.remote, err = remote(); err != nil {
 		return nil, err
 	}
 	if o.inProcess && o.remote.server != "" {
 		return nil, errors.New("--in-process and --server are exclusive")
 	}
-	if o.req.Code, err = readSource(fs.Arg(0), stdin); err != nil {
-		return nil, err
+	if o.req.Code, err = readSource(files[0], stdin); err != nil {
+		var tooLarge *regfile.TooLargeError
+		if !errors.As(err, &tooLarge) {
+			return nil, err
+		}
+		// As every other over-limit input: the contract's envelope.
+		o.overCode = tooLarge.Limit
 	}
 	switch {
 	case *input != "":
@@ -243,6 +251,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if o.remote.server != "" {
 		run = runRemote
+	}
+	if o.overCode > 0 {
+		run = func(context.Context, *runOptions) (contract.Result, error) {
+			limits, _, _ := contract.Resolve(o.req.Limits, contract.DefaultLimits, contract.DefaultCaps)
+			return contract.Fail(contract.ResourceErrorf(contract.KindCode, "code is more than %d bytes, over the %d-byte limit",
+				o.overCode, limits.CodeBytes), limits), nil
+		}
 	}
 	res, err := run(ctx, o)
 	if err != nil {

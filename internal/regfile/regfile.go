@@ -81,9 +81,19 @@ func ReadCapped(r io.Reader, name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than the cap of %d bytes", name, limit)
+		return nil, &TooLargeError{Name: name, Limit: limit}
 	}
 	return b, nil
+}
+
+// TooLargeError is ReadCapped's refusal of more than Limit bytes.
+type TooLargeError struct {
+	Name  string
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than the cap of %d bytes", e.Name, e.Limit)
 }
 
 // DirFS is os.DirFS(dir) that opens only regular files and directories,
