@@ -40,7 +40,8 @@ import (
 //     runCompileChild, here): the first spawn runs the child binary as a
 //     compile child (ipc.ChildConfig.CompileOnly, ipc/childconfig.go),
 //     as the supervisor's uid and before any untrusted code exists,
-//     while every other spawn waits. On the child's side
+//     while every other spawn waits (once per Supervisor, even on a warm
+//     cache: fillCache says why). On the child's side
 //     (child/cache.go, compileOnly and newEngine) it builds the same
 //     engine children build: wazero compiles the module into a
 //     directory named for this build's wazero (engine.CacheFlavour,
@@ -61,7 +62,8 @@ import (
 //     child/cache.go verifyCache): the cache must hold exactly the
 //     recorded files of its own flavour, each with its digest, opened
 //     O_NOFOLLOW; otherwise the child refuses to start. Its entry being
-//     there, the engine only reads the cache.
+//     there, the engine only reads the cache. (The snapshot lies outside
+//     the flavour's directory: it is step 7's.)
 //  7. The snapshot, checked as it is mapped (child/cache.go newEngine
 //     passes its path and recorded digest as engine.Config.Snapshot and
 //     SnapshotSHA256; restoreVM, child/engine/snapshot_restore.go,
@@ -73,11 +75,10 @@ import (
 //     supervisor re-reads the cache and says what changed since step 4.
 //  9. Reported: Supervisor.Cache (CacheInfo), for warden doctor.
 
-// The compilation cache holds native code every child maps executable, so
-// only the supervisor's uid may ever have written it: children read it,
-// and the supervisor refuses a cache anyone else could have changed.
-//
-// ErrUnsafeCache is matched (errors.Is) by every *CacheError.
+// ErrUnsafeCache is matched (errors.Is) by every *CacheError: the
+// compilation cache holds native code every child maps executable, so
+// only the supervisor's uid may ever have written it, and the supervisor
+// refuses a cache anyone else could have changed.
 var ErrUnsafeCache = errors.New("supervisor: unsafe compilation cache")
 
 // CacheError names a path of the compilation cache the supervisor
