@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,84 @@ import (
 
 	"github.com/wardenhq/warden/ipc"
 )
+
+// The compilation cache's trust chain, end to end.
+//
+// The cache holds native code (wazero's compiled QuickJS module) that
+// every child maps executable, and the heap snapshot every child maps as
+// its memory. So only the supervisor's uid may ever have written it, and
+// only a process running trusted code: children read it, check every
+// byte they load against what the supervisor recorded, and never write
+// it. The chain, step by step, with where each step lives:
+//
+//  1. Where (cachedir.go): Config.CacheDir, or DefaultCacheDir;
+//     resolveCacheDir resolves it at New and calls prepareCacheDir.
+//  2. A place only the supervisor can change (prepareCacheDir, here):
+//     every directory from / down is searchable by the children's uid,
+//     owned by root or the supervisor's uid and not writable by group or
+//     others unless sticky (whoever may write a parent could swap the
+//     cache for their own); the cache directory itself is a real
+//     directory of the supervisor's uid, 0755, and whatever is already
+//     in it passes checkCacheTree. Anything else is a *CacheError
+//     (ErrUnsafeCache).
+//  3. Written once, by trusted code (compileGate, fillCache,
+//     runCompileChild, here): the first spawn runs the child binary as a
+//     compile child (ipc.ChildConfig.CompileOnly, ipc/childconfig.go),
+//     as the supervisor's uid and before any untrusted code exists,
+//     while every other spawn waits (once per Supervisor, even on a warm
+//     cache: fillCache says why). On the child's side
+//     (child/cache.go, compileOnly and newEngine) it builds the same
+//     engine children build: wazero compiles the module into a
+//     directory named for this build's wazero (engine.CacheFlavour,
+//     child/engine/flavour.go), and engine.WriteSnapshot
+//     (child/engine/snapshot_write.go) writes the heap snapshot under
+//     engine.SnapshotFile, a name holding its key (the module's and the
+//     prelude's SHA-256, the flavour, the stack limit, the format:
+//     snapshotKey, child/engine/snapshot.go).
+//  4. Sealed (fillCache, checkCacheTree, here): every entry must be a
+//     directory or a regular file of the supervisor's uid not writable
+//     by group or others, checked through a descriptor opened without
+//     following links; directories become 0755 and files 0644 (wazero
+//     makes them 0700 and 0600), and each file's SHA-256
+//     (ipc.CacheDigest) is recorded in cacheState.digests.
+//  5. Carried (processSpawner.buildCommand, spawner.go): every child gets
+//     the digests in ipc.ChildConfig.CacheDigests, in its environment.
+//  6. Checked before use, in the child (child/child.go prepare, then
+//     child/cache.go verifyCache): the cache must hold exactly the
+//     recorded files of its own flavour, each with its digest, opened
+//     O_NOFOLLOW; otherwise the child refuses to start. Its entry being
+//     there, the engine only reads the cache. (The snapshot lies outside
+//     the flavour's directory: it is step 7's.)
+//  7. The snapshot, checked as it is mapped (child/cache.go newEngine
+//     passes its path and recorded digest as engine.Config.Snapshot and
+//     SnapshotSHA256; restoreVM, child/engine/snapshot_restore.go,
+//     hashes it through the mapping and checks its header's key, its
+//     size and its pages against the profile's cap). A child without a
+//     recorded snapshot runs init instead.
+//  8. Explained (processSpawner.startChild, spawner.go, and
+//     cacheDigestsMatch, here): when a child fails to start, the
+//     supervisor re-reads the cache and says what changed since step 4.
+//  9. Reported: Supervisor.Cache (CacheInfo), for warden doctor.
+
+// ErrUnsafeCache is matched (errors.Is) by every *CacheError: the
+// compilation cache holds native code every child maps executable, so
+// only the supervisor's uid may ever have written it, and the supervisor
+// refuses a cache anyone else could have changed.
+var ErrUnsafeCache = errors.New("supervisor: unsafe compilation cache")
+
+// CacheError names a path of the compilation cache the supervisor
+// refuses, and why.
+type CacheError struct {
+	Path   string
+	Reason string
+}
+
+func (e *CacheError) Error() string {
+	return fmt.Sprintf("supervisor: compilation cache: %s: %s", e.Path, e.Reason)
+}
+
+// Is makes every CacheError match ErrUnsafeCache.
+func (e *CacheError) Is(target error) bool { return target == ErrUnsafeCache }
 
 // cacheState is the compilation cache as the compile child left it.
 type cacheState struct {
@@ -71,20 +150,20 @@ func (g *compileGate) wait(ctx context.Context, fill func(context.Context) (*cac
 // children need is there. A cache filled by another configuration (the
 // in-process engine of `warden run --in-process` writes its own entry)
 // would otherwise look warm and leave every child to compile.
-func (s *Supervisor) fillCache(ctx context.Context) (*cacheState, error) {
-	if err := s.runCompileChild(ctx); err != nil {
+func (sp *processSpawner) fillCache(ctx context.Context) (*cacheState, error) {
+	if err := sp.runCompileChild(ctx); err != nil {
 		return nil, err
 	}
-	sums, err := checkCacheTree(s.cfg.CacheDir, true, true)
+	sums, err := checkCacheTree(sp.cfg.CacheDir, true, true)
 	if err != nil {
 		return nil, err
 	}
 	if len(sums) == 0 {
-		return nil, &CacheError{s.cfg.CacheDir, "the compile child exited without writing a compiled module"}
+		return nil, &CacheError{sp.cfg.CacheDir, "the compile child exited without writing a compiled module"}
 	}
 	st := &cacheState{digests: sums, files: len(sums)}
 	for rel := range sums {
-		if fi, err := os.Lstat(filepath.Join(s.cfg.CacheDir, rel)); err == nil {
+		if fi, err := os.Lstat(filepath.Join(sp.cfg.CacheDir, rel)); err == nil {
 			st.bytes += fi.Size()
 		}
 	}
@@ -94,20 +173,20 @@ func (s *Supervisor) fillCache(ctx context.Context) (*cacheState, error) {
 // runCompileChild runs the child binary in compile-only mode, as the
 // supervisor's own uid and before any untrusted code exists: it compiles
 // the QuickJS module into the cache (or loads it from there) and exits.
-func (s *Supervisor) runCompileChild(ctx context.Context) error {
-	bound := max(s.cfg.StartTimeout, compileMinTimeout)
+func (sp *processSpawner) runCompileChild(ctx context.Context) error {
+	bound := max(sp.cfg.StartTimeout, compileMinTimeout)
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	env, err := ipc.ChildConfig{
 		CompileOnly: true,
-		MemoryBytes: s.cfg.Defaults.MemoryBytes,
-		CacheDir:    s.cfg.CacheDir,
+		MemoryBytes: sp.cfg.Defaults.MemoryBytes,
+		CacheDir:    sp.cfg.CacheDir,
 		Harden:      ipc.Hardening{NoNewPrivs: true},
 	}.Env()
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, s.cfg.Binary, s.cfg.ChildArgs...)
+	cmd := exec.CommandContext(ctx, sp.cfg.Binary, sp.cfg.ChildArgs...)
 	cmd.Args[0] = "warden-compile"
 	cmd.Env = append([]string{env}, ipc.ChildEnv()...)
 	cmd.Dir = "/"
@@ -119,15 +198,15 @@ func (s *Supervisor) runCompileChild(ctx context.Context) error {
 	start := time.Now()
 	err = cmd.Run()
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("supervisor: the compile child did not fill the compilation cache %s within %v (Config.StartTimeout, at least %v)", s.cfg.CacheDir, bound, compileMinTimeout)
+		return fmt.Errorf("supervisor: the compile child did not fill the compilation cache %s within %v (Config.StartTimeout, at least %v)", sp.cfg.CacheDir, bound, compileMinTimeout)
 	}
 	if err != nil {
-		return fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", s.cfg.CacheDir, err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", sp.cfg.CacheDir, err, strings.TrimSpace(stderr.String()))
 	}
-	s.log.Info("compile child filled the compilation cache", "dir", s.cfg.CacheDir, "took", time.Since(start))
+	sp.log.Info("compile child filled the compilation cache", "dir", sp.cfg.CacheDir, "took", time.Since(start))
 	if msg := strings.TrimSpace(stderr.String()); msg != "" {
 		// It succeeded but had something to say: no heap snapshot, say.
-		s.log.Warn("compile child", "stderr", msg)
+		sp.log.Warn("compile child", "stderr", msg)
 	}
 	return nil
 }
@@ -166,11 +245,217 @@ type CacheInfo struct {
 	Bytes int64
 }
 
-// Cache describes the compilation cache.
-func (s *Supervisor) Cache() CacheInfo {
-	c := CacheInfo{Dir: s.cfg.CacheDir}
-	if st := s.compile.state.Load(); st != nil {
+// cacheInfo describes the compilation cache (Supervisor.Cache).
+func (sp *processSpawner) cacheInfo() CacheInfo {
+	c := CacheInfo{Dir: sp.cfg.CacheDir}
+	if st := sp.compile.state.Load(); st != nil {
 		c.Ready, c.Files, c.Bytes = true, st.files, st.bytes
 	}
 	return c
+}
+
+// prepareCacheDir makes dir the cache directory, or refuses it: it
+// returns dir made absolute with its parents' symbolic links resolved.
+//
+// Missing directories are created 0755 (they are the supervisor's own).
+// Directories that exist are never changed: each from / down must be
+// searchable by the children's uid:gid (uid -1: the supervisor's own),
+// owned by root or the supervisor's uid, and not writable by group or
+// others unless sticky (anyone who may write a parent could rename the
+// cache away and put their own in its place). The cache dir itself
+// must be a real directory (no symbolic link), owned by the supervisor's
+// uid and not writable by group or others; so must everything in it
+// (checkCacheTree).
+func prepareCacheDir(dir string, uid, gid int) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("supervisor: cache dir: %w", err)
+	}
+	if err := mkdirOwn(filepath.Dir(abs)); err != nil {
+		return "", err
+	}
+	parent, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", fmt.Errorf("supervisor: cache dir: %w", err)
+	}
+	cache := filepath.Join(parent, filepath.Base(abs))
+	// Every component of parent is now a real directory.
+	for p := parent; ; p = filepath.Dir(p) {
+		var st syscall.Stat_t
+		if err := syscall.Stat(p, &st); err != nil {
+			return "", fmt.Errorf("supervisor: cache dir: %s: %w", p, err)
+		}
+		if !searchable(&st, uid, gid) {
+			return "", &CacheError{p, fmt.Sprintf("not searchable by the children's uid %d: make it searchable (chmod o+x) or set Config.CacheDir elsewhere", uid)}
+		}
+		// Whoever may write a parent may rename the cache away and put
+		// their own in its place (the sticky bit stops all but its owner).
+		if int(st.Uid) != 0 && int(st.Uid) != os.Geteuid() {
+			return "", &CacheError{p, fmt.Sprintf("a parent owned by uid %d, neither root nor the supervisor's uid (its owner could replace the cache): set Config.CacheDir elsewhere", st.Uid)}
+		}
+		if st.Mode&0o022 != 0 && st.Mode&syscall.S_ISVTX == 0 {
+			return "", &CacheError{p, fmt.Sprintf("a parent writable by group or others without the sticky bit (mode %o: they could replace the cache): set Config.CacheDir elsewhere", st.Mode&0o7777)}
+		}
+		if p == "/" {
+			break
+		}
+	}
+	if err := syscall.Mkdir(cache, 0o755); err == nil {
+		// The umask may have taken bits children need.
+		if err := os.Chmod(cache, 0o755); err != nil {
+			return "", fmt.Errorf("supervisor: cache dir: %w", err)
+		}
+	} else if !errors.Is(err, syscall.EEXIST) {
+		return "", fmt.Errorf("supervisor: create cache dir %s: %w", cache, err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Lstat(cache, &st); err != nil {
+		return "", fmt.Errorf("supervisor: cache dir: %w", err)
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+		return "", &CacheError{cache, "not a directory (a symbolic link is refused too): set Config.CacheDir to a real directory"}
+	}
+	if err := ownedAndClosed(cache, &st); err != nil {
+		return "", err
+	}
+	if !searchable(&st, uid, gid) {
+		return "", &CacheError{cache, fmt.Sprintf("not searchable by the children's uid %d: chmod 0755 it", uid)}
+	}
+	if _, err := checkCacheTree(cache, false, false); err != nil {
+		return "", err
+	}
+	return cache, nil
+}
+
+// mkdirOwn creates dir and its missing parents 0755. Directories that
+// exist are left as they are.
+func mkdirOwn(dir string) error {
+	if _, err := os.Lstat(dir); err == nil || dir == "/" {
+		return nil
+	}
+	if err := mkdirOwn(filepath.Dir(dir)); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+		return fmt.Errorf("supervisor: create cache dir parent: %w", err)
+	}
+	return os.Chmod(dir, 0o755)
+}
+
+// searchable reports whether uid:gid may search the directory st (uid
+// -1: the supervisor's own user).
+func searchable(st *syscall.Stat_t, uid, gid int) bool {
+	if uid < 0 {
+		uid, gid = os.Geteuid(), os.Getegid()
+	}
+	switch {
+	case uid == 0:
+		return true
+	case int(st.Uid) == uid:
+		return st.Mode&0o100 != 0
+	case int(st.Gid) == gid:
+		return st.Mode&0o010 != 0
+	default:
+		return st.Mode&0o001 != 0
+	}
+}
+
+// ownedAndClosed refuses path (with stat st) unless the supervisor's uid
+// owns it and neither group nor others may write it.
+func ownedAndClosed(path string, st *syscall.Stat_t) error {
+	if int(st.Uid) != os.Geteuid() {
+		return &CacheError{path, fmt.Sprintf("owned by uid %d, not by the supervisor's uid %d: remove it (the supervisor recreates the cache) or set Config.CacheDir elsewhere", st.Uid, os.Geteuid())}
+	}
+	if st.Mode&0o022 != 0 {
+		return &CacheError{path, fmt.Sprintf("writable by group or others (mode %o): remove it or chmod go-w", st.Mode&0o7777)}
+	}
+	return nil
+}
+
+// checkCacheTree checks every entry below cache: only directories and
+// regular files, owned by the supervisor's uid, not writable by group or
+// others. With fix it sets directories to 0755 and files to 0644 (wazero
+// creates them 0700 and 0600, which children of another uid cannot
+// read); with digest it returns each file's SHA-256, by path relative to
+// cache. Each entry is opened without following symbolic links and
+// checked through its descriptor, so a swap between the walk and the
+// check is caught.
+func checkCacheTree(cache string, fix, digest bool) (map[string]string, error) {
+	sums := map[string]string{}
+	err := filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("supervisor: compilation cache: %w", err)
+		}
+		if path == cache {
+			return nil
+		}
+		if !d.IsDir() && !d.Type().IsRegular() {
+			return &CacheError{path, "neither a directory nor a regular file (symbolic links are refused): remove it"}
+		}
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return fmt.Errorf("supervisor: compilation cache: %w", err)
+		}
+		defer f.Close()
+		var st syscall.Stat_t
+		if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+			return fmt.Errorf("supervisor: compilation cache: %s: %w", path, err)
+		}
+		isDir := st.Mode&syscall.S_IFMT == syscall.S_IFDIR
+		if isDir != d.IsDir() {
+			return &CacheError{path, "changed type during the check"}
+		}
+		if err := ownedAndClosed(path, &st); err != nil {
+			return err
+		}
+		if fix {
+			mode := os.FileMode(0o644)
+			if isDir {
+				mode = 0o755
+			}
+			if err := f.Chmod(mode); err != nil {
+				return fmt.Errorf("supervisor: compilation cache: %w", err)
+			}
+		}
+		if digest && !isDir {
+			sum, err := ipc.CacheDigest(f)
+			if err != nil {
+				return fmt.Errorf("supervisor: compilation cache: %s: %w", path, err)
+			}
+			rel, _ := filepath.Rel(cache, path)
+			sums[rel] = sum
+		}
+		return nil
+	})
+	return sums, err
+}
+
+// cacheDigestsMatch re-reads the cache and says how it differs from want
+// (nil when it does not).
+func cacheDigestsMatch(cache string, want map[string]string) error {
+	got, err := checkCacheTree(cache, false, true)
+	if err != nil {
+		return err
+	}
+	var diffs []string
+	for rel, sum := range got {
+		switch w, ok := want[rel]; {
+		case !ok:
+			diffs = append(diffs, rel+" is not one the supervisor's compile child wrote")
+		case w != sum:
+			diffs = append(diffs, rel+" does not match the digest recorded after compilation")
+		}
+	}
+	for rel := range want {
+		if _, ok := got[rel]; !ok {
+			diffs = append(diffs, rel+" is missing")
+		}
+	}
+	if diffs == nil {
+		return nil
+	}
+	return &CacheError{cache, strings.Join(diffs, "; ")}
 }

@@ -195,42 +195,6 @@ func resolveChildCommand(cfg *Config) error {
 	return nil
 }
 
-// resolveCacheDir resolves the compilation cache's directory and
-// prepares it for children of uids (nil: children keep the supervisor's
-// user).
-func resolveCacheDir(cfg *Config, uids *uidRange) error {
-	return resolveCacheDirAs(cfg, uids, os.Geteuid())
-}
-
-// resolveCacheDirAs is resolveCacheDir for a supervisor of euid.
-func resolveCacheDirAs(cfg *Config, uids *uidRange, euid int) error {
-	defaulted := cfg.CacheDir == ""
-	if defaulted {
-		dir, err := defaultCacheDir(euid)
-		if err != nil {
-			return err
-		}
-		cfg.CacheDir = dir
-	}
-	// Children read the cache as their own uids: any uid of the range
-	// stands for all (none owns anything).
-	readerUID := -1
-	if uids != nil {
-		readerUID = uids.base
-	}
-	dir, err := prepareCacheDir(cfg.CacheDir, readerUID, readerUID)
-	if err != nil && defaulted {
-		// Nobody chose this place: say where it came from and what to set
-		// (a service's $HOME may not exist, or be /).
-		return fmt.Errorf("supervisor: the default compilation cache %s is unusable (set Config.CacheDir, warden --cache-dir, to a directory of the supervisor's user, or give a systemd unit CacheDirectory=): %w", cfg.CacheDir, err)
-	}
-	if err != nil {
-		return err
-	}
-	cfg.CacheDir = dir
-	return nil
-}
-
 // resolveDefaults refuses negative durations and sizes and resolves every
 // other default, so that what reaches a child is final.
 func resolveDefaults(cfg *Config) error {

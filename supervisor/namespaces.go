@@ -22,13 +22,13 @@ const isolationNamespaces = syscall.CLONE_NEWPID | syscall.CLONE_NEWCGROUP
 
 // startNamespaces chooses the namespaces children get: none with
 // Config.NoNamespaces, else what the kernel allows (namespaceFlags).
-func (s *Supervisor) startNamespaces() {
-	if s.cfg.NoNamespaces {
+func (sp *processSpawner) startNamespaces() {
+	if sp.cfg.NoNamespaces {
 		return
 	}
-	s.nsFlags, s.nsNote = namespaceFlags(s.cfg.Binary, s.cfg.ChildArgs)
-	if s.nsNote != "" {
-		s.log.Warn("children get fewer namespaces", "reason", s.nsNote)
+	sp.nsFlags, sp.nsNote = namespaceFlags(sp.cfg.Binary, sp.cfg.ChildArgs)
+	if sp.nsNote != "" {
+		sp.log.Warn("children get fewer namespaces", "reason", sp.nsNote)
 	}
 }
 
@@ -75,7 +75,7 @@ func probeNamespaces(binary string, args []string, flags uintptr) error {
 
 // privateProc reports whether a child mounts its own /proc, showing only
 // its PID namespace: it starts as root in new mount and PID namespaces.
-func (s *Supervisor) privateProc() bool {
+func (sp *processSpawner) privateProc() bool {
 	const need = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
-	return os.Geteuid() == 0 && s.nsFlags&need == need && s.nsFlags&syscall.CLONE_NEWUSER == 0
+	return os.Geteuid() == 0 && sp.nsFlags&need == need && sp.nsFlags&syscall.CLONE_NEWUSER == 0
 }

@@ -1,11 +1,11 @@
 package supervisor
 
 import (
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/median"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -92,20 +92,8 @@ func (s *startupStats) snapshot() []PhaseStat {
 		ps := s.series[k]
 		out = append(out, PhaseStat{
 			Side: k.side, Name: k.name, Samples: ps.n,
-			WallMS: median(ps.wall), CPUMS: median(ps.cpu), PageFaults: median(ps.faults),
+			WallMS: median.Of(ps.wall), CPUMS: median.Of(ps.cpu), PageFaults: median.Of(ps.faults),
 		})
 	}
 	return out
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

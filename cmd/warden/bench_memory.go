@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
+
+	"github.com/wardenhq/warden/internal/median"
 )
 
 // idleMemory is what idle children hold, from /proc/PID/smaps_rollup
@@ -53,8 +54,8 @@ func measureIdleMemory() idleMemory {
 		}
 		return m
 	}
-	m.PrivateClean, m.PrivateDirty, m.AnonymousKiB = median(cols[0]), median(cols[1]), median(cols[2])
-	m.PssKiB, m.RssKiB, m.PrivateKiB = median(cols[3]), median(cols[4]), median(cols[5])
+	m.PrivateClean, m.PrivateDirty, m.AnonymousKiB = median.Of(cols[0]), median.Of(cols[1]), median.Of(cols[2])
+	m.PssKiB, m.RssKiB, m.PrivateKiB = median.Of(cols[3]), median.Of(cols[4]), median.Of(cols[5])
 	return m
 }
 
@@ -72,15 +73,6 @@ func smapsRollup(r io.Reader) map[string]float64 {
 		}
 	}
 	return v
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 func printIdleMemory(w io.Writer, m *idleMemory) {
