@@ -3,6 +3,7 @@ package stress
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/wardenhq/warden/internal/median"
 	"io"
 	"slices"
 	"sort"
@@ -181,11 +182,7 @@ func rssGrowth(samples []Sample, n int) float64 {
 	if len(first) == 0 || len(last) == 0 {
 		return 0
 	}
-	median := func(v []int64) float64 {
-		slices.Sort(v)
-		return float64(v[len(v)/2])
-	}
-	return median(last)/median(first) - 1
+	return median.Of(last)/median.Of(first) - 1
 }
 
 // WriteJSON writes the report as JSON.
