@@ -75,7 +75,7 @@ type childSpawner interface {
 
 // New validates cfg, resolves its defaults, sets up the cgroup layer and
 // starts warming the pool for the default limits; it returns without
-// waiting for a child.
+// waiting for a child. Off Linux it returns ErrUnsupportedPlatform.
 //
 // New takes no context because nothing it does waits on something a
 // caller could usefully cancel. Its one wait is the cgroup layer's
@@ -85,6 +85,9 @@ type childSpawner interface {
 // StartTimeout, and Close ends them. A caller that wants a warm pool
 // before serving watches Stats().Pool.Idle, or runs an execution.
 func New(cfg Config) (*Supervisor, error) {
+	if err := checkPlatform(); err != nil {
+		return nil, err
+	}
 	if err := resolveChildCommand(&cfg); err != nil {
 		return nil, err
 	}
