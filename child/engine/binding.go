@@ -2,92 +2,57 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
-	_ "embed"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/wardenhq/warden/contract"
 )
 
-//go:embed prelude.js
-var preludeSource string
-
-// The wrapper around user code. The code sits on the first line so that
-// line numbers in stack traces are the user's own.
-const (
-	wrapperHead = "(async function (input) {"
-	wrapperTail = "\n})"
-)
-
-type phase int
-
-const (
-	phaseInit    phase = iota // prelude set-up: host functions allowed
-	phaseCompile              // evaluating the wrapper: no host access
-	phaseRun                  // user code running
-	phaseDone
-)
-
-// RunOptions are the per-execution hooks.
-type RunOptions struct {
-	// Handler answers host.request; nil rejects every request.
-	Handler contract.DataHandler
-	// OnLog, when set, sees every captured log entry as it happens (the
-	// streaming API). Entries past the output limit are not passed.
-	OnLog func(contract.LogEntry)
-}
-
 // VM is one QuickJS instance, initialised and ready for exactly one Run.
 // It is not safe for concurrent use.
+//
+// VM itself is the binding to the module: its exports, calls into it, its
+// guest memory, and the guest addresses init leaves behind. That is all a
+// heap snapshot holds and all a restored instance needs (snapshot*.go).
+// What one Run adds (phase, deadline, limits, logs, data counters, the
+// error that ended it) is an execution (execution.go), which exists only
+// while Run does and reaches the module through its VM.
 type VM struct {
-	engine      *Engine
 	mod         api.Module
-	memoryBytes int64
-	maxPages    uint32
+	fn          exports
+	memoryBytes int64  // the memory profile the instance was made for
+	maxPages    uint32 // the linear memory's page cap (maxPagesFor)
 	stackTop    uint32 // initial __stack_pointer: the shadow stack grows down from here
 
-	fn exports
+	scratch    uint32 // 16 bytes of guest memory for out-parameters
+	messageKey uint32 // "message\0" in guest memory
+	api        preludeAPI
 
-	scratch     uint32 // 16 bytes of guest memory for out-parameters
-	messageKey  uint32 // "message\0" in guest memory
-	apiRun      uint32 // JSValue* of the prelude's run, finish, describe
-	apiFinish   uint32
-	apiDescribe uint32
-
-	// Per-run state.
-	ph          phase
-	used        bool
-	broken      error
-	callCtx     context.Context
-	parentCtx   context.Context
-	deadlineCtx context.Context // parentCtx bounded by the deadline
-	deadline    time.Time
-	interrupted bool
-	limits      contract.Limits
-	opts        RunOptions
-	modules     map[string]string
-	logs        []contract.LogEntry
-	logBytes    int64 // what the logs take as JSON (contract.LogEntryCost of each)
-	logsCut     bool
-	requests    int   // host.request calls made
-	dataBytes   int64 // host.request traffic: names and arguments sent, answers received
-	// inHost is set while a host function that calls back into the
-	// module runs: a host function entered while it is set is refused,
-	// and a failed call into the module unwinds the whole execution.
+	// callCtx is the context of every call into the module: it carries
+	// the VM (and, during Run, the execution) to the host imports.
+	callCtx context.Context
+	// broken is the trap that made the instance unusable; every later
+	// call fails with it.
+	broken error
+	// inHost is set while a host import that calls back into the module
+	// runs: a failed call into the module then unwinds (unwindIfInHost),
+	// and another host import entered meanwhile is refused (enterHost).
 	inHost bool
-	// fatal is the error that ended the execution from inside a host
-	// function (a data limit, a refused nested call); classify reports it.
-	fatal *contract.Error
-	// initEntropy is what random_get handed out during init, call by
-	// call (WriteSnapshot looks for where init kept it).
-	initEntropy [][]byte
+	// initialising is set while init (or a restore) runs: the interrupt
+	// handler is off, and what random_get hands out is kept in
+	// initEntropy, call by call (WriteSnapshot looks for where init kept
+	// it).
+	initialising bool
+	initEntropy  [][]byte
+	// used is set by the one Run a VM serves.
+	used bool
+}
+
+// preludeAPI holds the JSValue* of the functions the prelude returns.
+type preludeAPI struct {
+	run, finish, describe uint32
 }
 
 type exports struct {
@@ -155,7 +120,7 @@ func (e *errTrap) Unwrap() error { return e.err }
 // call invokes an export. After a trap every later call fails with the
 // same error, so a corrupted instance is never used again. Inside a host
 // function a failure does not return: it unwinds to the export call that
-// entered the guest (see unwind), so no guest code runs after it.
+// entered the guest (see unwindIfInHost), so no guest code runs after it.
 func (vm *VM) call(f api.Function, params ...uint64) (uint64, error) {
 	if vm.broken != nil {
 		vm.unwindIfInHost()
@@ -175,119 +140,10 @@ func (vm *VM) call(f api.Function, params ...uint64) (uint64, error) {
 	return uint64(uint32(res[0])), nil
 }
 
-// NewVM instantiates the module for the given memory limit and runs
-// everything that does not depend on the request: WASI reactor
-// initialisation, QuickJS runtime and context, limits, the prelude and
-// its builtins.
-//
-// An engine configured with a heap snapshot (Config.Snapshot) restores
-// the instance from it instead, and fails if the snapshot is refused.
-func (e *Engine) NewVM(ctx context.Context, memoryBytes int64) (*VM, error) {
-	if e.cfg.Snapshot != "" {
-		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, preludeSource, rand.Reader)
-	}
-	return e.newVM(ctx, memoryBytes, preludeSource)
-}
-
-// newVM is NewVM with the prelude to evaluate (tests give it variants).
-func (e *Engine) newVM(ctx context.Context, memoryBytes int64, prelude string) (*VM, error) {
-	mr, err := e.runtimeFor(ctx, memoryBytes)
-	if err != nil {
-		return nil, err
-	}
-	mod, err := mr.runtime.InstantiateModule(ctx, mr.compiled,
-		wazero.NewModuleConfig().WithName("").WithStartFunctions())
-	if err != nil {
-		return nil, fmt.Errorf("engine: instantiate: %w", err)
-	}
-	vm := &VM{engine: e, mod: mod, memoryBytes: memoryBytes, maxPages: maxPagesFor(memoryBytes)}
-	if err := vm.init(ctx, prelude); err != nil {
-		mod.Close(ctx)
-		return nil, err
-	}
-	return vm, nil
-}
-
-func (vm *VM) init(ctx context.Context, prelude string) error {
-	if err := vm.lookupExports(); err != nil {
-		return err
-	}
-	sp := vm.mod.ExportedGlobal("__stack_pointer")
-	if sp == nil {
-		return errors.New("engine: QuickJS module does not export __stack_pointer")
-	}
-	vm.stackTop = uint32(sp.Get())
+// bindContext makes ctx the context of every later call into the module,
+// with the VM in it for the host imports (vmFrom).
+func (vm *VM) bindContext(ctx context.Context) {
 	vm.callCtx = context.WithValue(ctx, vmKey{}, vm)
-	vm.ph = phaseInit
-	if _, err := vm.call(vm.fn.initialize); err != nil {
-		return fmt.Errorf("engine: _initialize: %w", err)
-	}
-	if rc, err := vm.call(vm.fn.qjsInit); err != nil || int32(rc) != 0 {
-		return fmt.Errorf("engine: qjs_init failed (rc %d): %v", int32(rc), err)
-	}
-	for _, s := range []struct {
-		f   api.Function
-		arg uint64
-	}{
-		{vm.fn.setMemoryLimit, uint64(vm.memoryBytes)},
-		// For the trusted prelude; Run sets the request's own stack
-		// limit before it compiles the request's code.
-		{vm.fn.setMaxStackSize, uint64(contract.MaxStackBytes)},
-		{vm.fn.setModuleLoader, 1},
-		{vm.fn.setInterruptHandler, 1},
-	} {
-		if _, err := vm.call(s.f, s.arg); err != nil {
-			return fmt.Errorf("engine: set limits: %w", err)
-		}
-	}
-	scratch, err := vm.call(vm.fn.malloc, 32)
-	if err != nil || scratch == 0 {
-		return fmt.Errorf("engine: allocate scratch: %v", err)
-	}
-	vm.scratch = uint32(scratch)
-	vm.messageKey = vm.scratch + 16
-	vm.mod.Memory().Write(vm.messageKey, []byte("message\x00"))
-
-	hostFns := make([]uint32, 0, 3)
-	defer func() {
-		for _, h := range hostFns {
-			vm.freeValue(h)
-		}
-	}()
-	for _, name := range []string{hostFnLog, hostFnSHA256, hostFnRequest} {
-		p, n, err := vm.writeBytes([]byte(name))
-		if err != nil {
-			return err
-		}
-		h, err := vm.call(vm.fn.newHostFunction, uint64(p), uint64(n), 0)
-		vm.call(vm.fn.free, uint64(p))
-		if err != nil || h == 0 {
-			return fmt.Errorf("engine: create host function %s: %v", name, err)
-		}
-		hostFns = append(hostFns, uint32(h))
-	}
-	factory, err := vm.evalScript(prelude, "<warden-prelude>")
-	if err != nil {
-		return fmt.Errorf("engine: prelude: %w", err)
-	}
-	defer vm.freeValue(factory)
-	apiObj, err := vm.callFunction(factory, hostFns...)
-	if err != nil {
-		return fmt.Errorf("engine: prelude: %w", err)
-	}
-	defer vm.freeValue(apiObj)
-	for _, p := range []struct {
-		name string
-		dst  *uint32
-	}{{"run", &vm.apiRun}, {"finish", &vm.apiFinish}, {"describe", &vm.apiDescribe}} {
-		v, err := vm.getProp(apiObj, p.name)
-		if err != nil {
-			return fmt.Errorf("engine: prelude: %w", err)
-		}
-		*p.dst = v
-	}
-	vm.ph = phaseDone
-	return nil
 }
 
 // Close discards the instance.
@@ -295,92 +151,61 @@ func (vm *VM) Close(ctx context.Context) error {
 	return vm.mod.Close(ctx)
 }
 
-// jsException is a pending QuickJS exception fetched into a value.
-type jsException struct{ value uint32 }
-
-func (e *jsException) Error() string { return "javascript exception" }
-
-// checkException turns an exception box into a *jsException holding the
-// exception value (the caller frees it).
-func (vm *VM) checkException(box uint32) (uint32, error) {
-	isExc, err := vm.call(vm.fn.isException, uint64(box))
-	if err != nil {
-		return 0, err
-	}
-	if isExc == 0 {
-		return box, nil
-	}
-	vm.freeValue(box)
-	exc, err := vm.call(vm.fn.getException)
-	if err != nil {
-		return 0, err
-	}
-	return 0, &jsException{value: uint32(exc)}
-}
-
-func (vm *VM) evalScript(src, filename string) (uint32, error) {
-	cp, cn, err := vm.writeBytes([]byte(src))
-	if err != nil {
-		return 0, err
-	}
-	defer vm.call(vm.fn.free, uint64(cp))
-	fp, _, err := vm.writeBytes([]byte(filename))
-	if err != nil {
-		return 0, err
-	}
-	defer vm.call(vm.fn.free, uint64(fp))
-	box, err := vm.call(vm.fn.eval, uint64(cp), uint64(cn), uint64(fp), 0)
-	if err != nil {
-		return 0, err
-	}
-	return vm.checkException(uint32(box))
-}
-
-func (vm *VM) callFunction(fn uint32, args ...uint32) (uint32, error) {
-	var argv uint64
-	if len(args) > 0 {
-		buf := make([]byte, 4*len(args))
-		for i, a := range args {
-			binary.LittleEndian.PutUint32(buf[4*i:], a)
-		}
-		p, _, err := vm.writeBytes(buf)
-		if err != nil {
-			return 0, err
-		}
-		argv = uint64(p)
-		defer vm.call(vm.fn.free, argv)
-	}
-	undef := uint64(0) // qjs_call treats a NULL this as undefined
-	box, err := vm.call(vm.fn.call, uint64(fn), undef, uint64(len(args)), argv)
-	if err != nil {
-		return 0, err
-	}
-	return vm.checkException(uint32(box))
-}
-
-func (vm *VM) getProp(obj uint32, name string) (uint32, error) {
-	p, _, err := vm.writeBytes([]byte(name))
-	if err != nil {
-		return 0, err
-	}
-	defer vm.call(vm.fn.free, uint64(p))
-	box, err := vm.call(vm.fn.getPropString, uint64(obj), uint64(p))
-	if err != nil {
-		return 0, err
-	}
-	return vm.checkException(uint32(box))
-}
-
-func (vm *VM) shouldInterrupt(ctx context.Context) bool {
-	if vm.ph == phaseInit {
+// enterHost marks the start of a host import that calls back into the
+// module. Those calls can run guest code only through engine hooks the
+// prelude removes (Error.prepareStackTrace while an error is built), so
+// a host import entered while another runs means that defence failed:
+// enterHost then reports false and marks nothing, and the caller ends
+// the execution (enterHostImport) before the nested call does anything.
+// Call leaveHost when it reports true.
+func (vm *VM) enterHost() bool {
+	if vm.inHost {
 		return false
 	}
-	if vm.interrupted || vm.fatal != nil {
-		return true
+	vm.inHost = true
+	return true
+}
+
+func (vm *VM) leaveHost() { vm.inHost = false }
+
+// nestedHostCallError is why an execution ends when host calls nest.
+func nestedHostCallError() *contract.Error {
+	return contract.Errorf(contract.SandboxError,
+		"engine: a host function called while another one was running (refused: host calls never nest)")
+}
+
+// trap ends the guest from inside a host import with err: it marks the
+// instance broken and panics, and wazero returns the panic as the error
+// of the export call that entered the guest. No guest code runs after it.
+func (vm *VM) trap(err error) {
+	if vm.broken == nil {
+		vm.broken = &errTrap{err}
 	}
-	if !vm.deadline.IsZero() && !time.Now().Before(vm.deadline) || vm.parentCtx != nil && vm.parentCtx.Err() != nil {
-		vm.interrupted = true
-		return true
+	panic(vm.broken)
+}
+
+// unwindIfInHost is called after a call into the module failed: inside a
+// host function the failure must not be returned to the guest (which
+// would go on running on a broken instance), so it unwinds, as trap does.
+func (vm *VM) unwindIfInHost() {
+	if vm.inHost {
+		panic(vm.broken)
 	}
-	return false
+}
+
+// memorySize is the linear memory's size in bytes: its peak, as linear
+// memory never shrinks.
+func (vm *VM) memorySize() uint32 { return vm.mod.Memory().Size() }
+
+// heapBytes is what QuickJS has allocated; ok is false once the instance
+// is broken (no call may run after a trap).
+func (vm *VM) heapBytes() (n int64, ok bool) {
+	if vm.broken != nil {
+		return 0, false
+	}
+	r, err := vm.call(vm.fn.getAllocatedSize)
+	if err != nil {
+		return 0, false
+	}
+	return int64(uint32(r)), true
 }

@@ -4,12 +4,62 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"runtime"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
 )
+
+// The wrapper around user code. The code sits on the first line so that
+// line numbers in stack traces are the user's own.
+const (
+	wrapperHead = "(async function (input) {"
+	wrapperTail = "\n})"
+)
+
+// phase is where an execution is: what the host imports allow.
+type phase int
+
+const (
+	phaseCompile phase = iota // setting limits, evaluating the wrapper: no host access
+	phaseRun                  // user code running
+	phaseDone
+)
+
+// RunOptions are the per-execution hooks.
+type RunOptions struct {
+	// Handler answers host.request; nil rejects every request.
+	Handler contract.DataHandler
+	// OnLog, when set, sees every captured log entry as it happens (the
+	// streaming API). Entries past the output limit are not passed.
+	OnLog func(contract.LogEntry)
+}
+
+// execution is one Run on a VM: the request's limits, deadline and hooks,
+// what it has used of them, and how it ended. The host imports that need
+// the request's state get the execution (executionFrom) and reach the
+// module through vm.
+type execution struct {
+	vm *VM
+
+	ph          phase
+	parentCtx   context.Context
+	deadlineCtx context.Context // parentCtx bounded by the deadline
+	deadline    time.Time
+	interrupted bool
+	limits      contract.Limits
+	opts        RunOptions
+	modules     map[string]string
+
+	logs      []contract.LogEntry
+	logBytes  int64 // what the logs take as JSON (contract.LogEntryCost of each)
+	logsCut   bool
+	requests  int   // host.request calls made
+	dataBytes int64 // host.request traffic: names and arguments sent, answers received
+	// fatal is the error that ended the execution from inside a host
+	// function (a data limit, a refused nested call); classify reports it.
+	fatal *contract.Error
+}
 
 // Run executes req on this VM, once. It never panics on guest behaviour
 // and always returns an envelope.
@@ -22,21 +72,7 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 	start := time.Now()
 	limits := req.Limits
 	res = contract.Result{Logs: []contract.LogEntry{}, Limits: limits}
-	if err := limits.CheckResolved(); err != nil {
-		res.Error = contract.AsError(err)
-		return res
-	}
-	if vm.used {
-		res.Error = contract.Errorf(contract.SandboxError, "engine: a VM runs exactly one execution")
-		return res
-	}
-	vm.used = true
-	if limits.MemoryBytes > vm.memoryBytes {
-		res.Error = contract.Errorf(contract.SandboxError,
-			"engine: VM was prepared for %d bytes of memory, request needs %d", vm.memoryBytes, limits.MemoryBytes)
-		return res
-	}
-	if e := validate(req, limits); e != nil {
+	if e := vm.admit(req); e != nil {
 		res.Error = e
 		return res
 	}
@@ -49,35 +85,25 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 	defer runtime.UnlockOSThread()
 	cpu0 := threadCPU()
 
-	vm.limits = limits
-	vm.opts = opts
-	vm.modules = req.Modules
-	vm.parentCtx = ctx
-	vm.deadline = start.Add(limits.Timeout)
-	runCtx, cancel := context.WithDeadline(ctx, vm.deadline)
+	x, cancel := vm.startExecution(ctx, limits, opts, req.Modules, start.Add(limits.Timeout))
 	defer cancel()
-	vm.deadlineCtx = runCtx
-	vm.callCtx = context.WithValue(runCtx, vmKey{}, vm)
+	value, runErr := x.execute(req.Code, input)
 
-	value, runErr := vm.execute(req.Code, input)
-
-	vm.ph = phaseDone
-	res.Logs = vm.logs
+	x.ph = phaseDone
+	res.Logs = x.logs
 	if res.Logs == nil {
 		res.Logs = []contract.LogEntry{}
 	}
 	res.Stats = contract.Stats{
 		WallMS:          contract.Millis(time.Since(start)),
 		CPUMS:           contract.Millis(threadCPU() - cpu0),
-		PeakMemoryBytes: int64(vm.mod.Memory().Size()),
+		PeakMemoryBytes: int64(vm.memorySize()),
 		PeakStackBytes:  vm.peakStack(),
-		DataRequests:    vm.requests,
-		LogBytes:        vm.logBytes,
+		DataRequests:    x.requests,
+		LogBytes:        x.logBytes,
 	}
-	if vm.broken == nil {
-		if n, err := vm.call(vm.fn.getAllocatedSize); err == nil {
-			res.Stats.HeapBytes = int64(uint32(n))
-		}
+	if n, ok := vm.heapBytes(); ok {
+		res.Stats.HeapBytes = n
 	}
 	if runErr != nil {
 		res.Error = runErr
@@ -88,13 +114,21 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 	return res
 }
 
-func breakoutError() *contract.Error {
-	return &contract.Error{Type: contract.UserCodeError, Name: "SyntaxError",
-		Message: "code must be the body of a function: it closes the function early (unbalanced braces)"}
-}
-
-// validate checks what can be checked before anything runs.
-func validate(req contract.Request, limits contract.Limits) *contract.Error {
+// admit checks what can be checked before anything runs, and takes the
+// VM's one execution.
+func (vm *VM) admit(req contract.Request) *contract.Error {
+	limits := req.Limits
+	if err := limits.CheckResolved(); err != nil {
+		return contract.AsError(err)
+	}
+	if vm.used {
+		return contract.Errorf(contract.SandboxError, "engine: a VM runs exactly one execution")
+	}
+	vm.used = true
+	if limits.MemoryBytes > vm.memoryBytes {
+		return contract.Errorf(contract.SandboxError,
+			"engine: VM was prepared for %d bytes of memory, request needs %d", vm.memoryBytes, limits.MemoryBytes)
+	}
 	if err := req.Check(); err != nil {
 		return contract.AsError(err)
 	}
@@ -104,23 +138,39 @@ func validate(req contract.Request, limits contract.Limits) *contract.Error {
 	return nil
 }
 
+// startExecution makes an execution on vm under ctx, bounded by deadline,
+// and binds it to every later call into the module, so that the host
+// imports find it. cancel releases the deadline's timer.
+func (vm *VM) startExecution(ctx context.Context, limits contract.Limits, opts RunOptions, modules map[string]string, deadline time.Time) (x *execution, cancel context.CancelFunc) {
+	x = &execution{vm: vm, ph: phaseCompile, limits: limits, opts: opts, modules: modules, parentCtx: ctx, deadline: deadline}
+	x.deadlineCtx, cancel = context.WithDeadline(ctx, deadline)
+	vm.bindContext(context.WithValue(x.deadlineCtx, executionKey{}, x))
+	return x, cancel
+}
+
+func breakoutError() *contract.Error {
+	return &contract.Error{Type: contract.UserCodeError, Name: "SyntaxError",
+		Message: "code must be the body of a function: it closes the function early (unbalanced braces)"}
+}
+
 // execute drives one execution: compile the wrapper, run it, pump jobs
 // until the result promise settles, stringify the value.
-func (vm *VM) execute(code, input string) (string, *contract.Error) {
-	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.limits.MemoryBytes)); err != nil {
-		return "", vm.classify(err)
+func (x *execution) execute(code, input string) (string, *contract.Error) {
+	vm := x.vm
+	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(x.limits.MemoryBytes)); err != nil {
+		return "", x.classify(err)
 	}
-	if _, err := vm.call(vm.fn.setMaxStackSize, uint64(vm.limits.StackBytes)); err != nil {
-		return "", vm.classify(err)
+	if _, err := vm.call(vm.fn.setMaxStackSize, uint64(x.limits.StackBytes)); err != nil {
+		return "", x.classify(err)
 	}
 	source := wrapperHead + code + wrapperTail
 	// Host functions stay closed while the wrapper is evaluated: if the
 	// body breaks out of its function, whatever it runs outside can reach
 	// nothing, and run() rejects it before the body is ever called.
-	vm.ph = phaseCompile
+	x.ph = phaseCompile
 	fnBox, err := vm.evalScript(source, "<code>")
 	if err != nil {
-		e := vm.classify(err)
+		e := x.classify(err)
 		if e.Type == contract.UserCodeError && e.Name != "SyntaxError" {
 			// Evaluating the wrapper only creates a function; anything
 			// thrown from it ran outside the function body.
@@ -131,46 +181,53 @@ func (vm *VM) execute(code, input string) (string, *contract.Error) {
 	defer vm.freeValue(fnBox)
 	srcBox, err := vm.newString(source[1 : len(source)-1])
 	if err != nil {
-		return "", vm.classify(err)
+		return "", x.classify(err)
 	}
 	defer vm.freeValue(srcBox)
 	inBox, err := vm.newString(input)
 	if err != nil {
-		return "", vm.classify(err)
+		return "", x.classify(err)
 	}
 	defer vm.freeValue(inBox)
 
-	vm.ph = phaseRun
-	promise, err := vm.callFunction(vm.apiRun, fnBox, srcBox, inBox)
+	x.ph = phaseRun
+	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox)
 	if err != nil {
-		return "", vm.classify(err)
+		return "", x.classify(err)
 	}
 	defer vm.freeValue(promise)
 	if isP, err := vm.call(vm.fn.isPromise, uint64(promise)); err != nil || isP == 0 {
-		return "", vm.classify(errors.Join(err, errors.New("engine: wrapper did not return a promise")))
+		return "", x.classify(errors.Join(err, errors.New("engine: wrapper did not return a promise")))
 	}
+	return x.settle(promise)
+}
+
+// settle runs jobs until the result promise settles (or the deadline
+// passes), then stringifies its value or classifies its rejection.
+func (x *execution) settle(promise uint32) (string, *contract.Error) {
+	vm := x.vm
 	for {
 		state, err := vm.call(vm.fn.promiseState, uint64(promise))
 		if err != nil {
-			return "", vm.classify(err)
+			return "", x.classify(err)
 		}
 		if state != 0 {
 			result, err := vm.call(vm.fn.promiseResult, uint64(promise))
 			if err != nil {
-				return "", vm.classify(err)
+				return "", x.classify(err)
 			}
 			defer vm.freeValue(uint32(result))
 			if state == 2 {
-				return "", vm.classify(&jsException{value: uint32(result)})
+				return "", x.classify(&jsException{value: uint32(result)})
 			}
-			return vm.finish(uint32(result))
+			return x.finish(uint32(result))
 		}
-		if vm.timedOut() {
-			return "", vm.timeoutError()
+		if x.timedOut() {
+			return "", x.timeoutError()
 		}
 		pending, err := vm.call(vm.fn.isJobPending)
 		if err != nil {
-			return "", vm.classify(err)
+			return "", x.classify(err)
 		}
 		if pending == 0 {
 			return "", &contract.Error{Type: contract.UserCodeError, Name: "Error",
@@ -178,46 +235,47 @@ func (vm *VM) execute(code, input string) (string, *contract.Error) {
 		}
 		rc, err := vm.call(vm.fn.executePendingJob)
 		if err != nil {
-			return "", vm.classify(err)
+			return "", x.classify(err)
 		}
 		if int32(rc) < 0 {
 			exc, err := vm.call(vm.fn.getException)
 			if err != nil {
-				return "", vm.classify(err)
+				return "", x.classify(err)
 			}
-			return "", vm.classify(&jsException{value: uint32(exc)})
+			return "", x.classify(&jsException{value: uint32(exc)})
 		}
 	}
 }
 
 // finish stringifies the settled value inside the guest and checks the
 // output limit on the JSON bytes before copying them out.
-func (vm *VM) finish(value uint32) (string, *contract.Error) {
-	s, err := vm.callFunction(vm.apiFinish, value)
+func (x *execution) finish(value uint32) (string, *contract.Error) {
+	vm := x.vm
+	s, err := vm.callFunction(vm.api.finish, value)
 	if err != nil {
-		e := vm.classify(err)
+		e := x.classify(err)
 		if e.Type == contract.UserCodeError {
 			e.Message = "the result is not JSON-serializable: " + e.Message
 		}
 		return "", e
 	}
 	defer vm.freeValue(s)
-	b, n, ok, err := vm.stringBytes(s, vm.limits.OutputBytes)
+	b, n, ok, err := vm.stringBytes(s, x.limits.OutputBytes)
 	if err != nil {
-		return "", vm.classify(err)
+		return "", x.classify(err)
 	}
 	if !ok {
 		return "", contract.Errorf(contract.SandboxError, "engine: stringified result is not a string")
 	}
-	if n > vm.limits.OutputBytes {
-		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, vm.limits.OutputBytes)
+	if n > x.limits.OutputBytes {
+		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, x.limits.OutputBytes)
 	}
 	// JSON.rawJSON can put a lone surrogate in the text as it is; the
 	// envelope carries it escaped, as JSON.stringify writes one, which
 	// makes the text longer.
 	b = wtf8ToJSON(b)
-	if n := int64(len(b)); n > vm.limits.OutputBytes {
-		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, vm.limits.OutputBytes)
+	if n := int64(len(b)); n > x.limits.OutputBytes {
+		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, x.limits.OutputBytes)
 	}
 	// JSON.stringify wrote JSON, so json.Valid refuses it only when it
 	// nests deeper than encoding/json's 10,000 levels: no envelope can
@@ -229,146 +287,48 @@ func (vm *VM) finish(value uint32) (string, *contract.Error) {
 	return string(b), nil
 }
 
-func (vm *VM) timedOut() bool {
-	return vm.interrupted || !time.Now().Before(vm.deadline) || vm.parentCtx.Err() != nil
+// shouldInterrupt answers QuickJS's interrupt handler: stop once the
+// deadline has passed, the caller has gone, or a host function has
+// ended the execution.
+func (x *execution) shouldInterrupt() bool {
+	if x.interrupted || x.fatal != nil {
+		return true
+	}
+	if !x.deadline.IsZero() && !time.Now().Before(x.deadline) || x.parentCtx != nil && x.parentCtx.Err() != nil {
+		x.interrupted = true
+		return true
+	}
+	return false
 }
 
-func (vm *VM) timeoutError() *contract.Error {
-	if errors.Is(vm.parentCtx.Err(), context.Canceled) {
+func (x *execution) timedOut() bool {
+	return x.interrupted || !time.Now().Before(x.deadline) || x.parentCtx.Err() != nil
+}
+
+func (x *execution) timeoutError() *contract.Error {
+	if errors.Is(x.parentCtx.Err(), context.Canceled) {
 		return contract.Errorf(contract.AbortError, "execution cancelled by the caller")
 	}
-	return contract.Errorf(contract.TimeoutError, "execution exceeded its %v deadline", vm.limits.Timeout)
+	return contract.Errorf(contract.TimeoutError, "execution exceeded its %v deadline", x.limits.Timeout)
 }
 
-// classify turns a failure into a typed error from what the host knows:
-// the deadline passed, the engine flagged an uncatchable error, the
-// shadow stack reached its limit, or the instance trapped. The text of a
-// guest exception alone never decides the type.
-func (vm *VM) classify(err error) *contract.Error {
-	if vm.fatal != nil {
-		// A host function ended the execution (abort): the instance
-		// trapped on purpose, and this is why.
-		return vm.fatal
+// importable is the modules the guest may import now: the request's
+// while its code runs, none before.
+func (x *execution) importable() map[string]string {
+	if x.ph != phaseRun {
+		return nil
 	}
-	var exc *jsException
-	if !errors.As(err, &exc) {
-		var trap *errTrap
-		if errors.As(err, &trap) {
-			if vm.timedOut() {
-				return vm.timeoutError()
-			}
-			if vm.stackLimitHit() {
-				return contract.ResourceErrorf(contract.KindStack, "stack overflow: the wasm stack was exhausted (%v)", trap.err)
-			}
-			return contract.Errorf(contract.SandboxError, "engine: %v", err)
-		}
-		if errors.Is(err, errGuestOOM) {
-			return contract.ResourceErrorf(contract.KindMemory, "out of memory: over the %d-byte memory limit", vm.limits.MemoryBytes)
-		}
-		return contract.Errorf(contract.SandboxError, "engine: %v", err)
-	}
-	defer vm.freeValue(exc.value)
-	if vm.interrupted || vm.timedOut() {
-		return vm.timeoutError()
-	}
-	uncatchable, terr := vm.isUncatchable(exc.value)
-	if terr != nil {
-		return vm.classify(terr)
-	}
-	if uncatchable {
-		// Uncatchable errors are InternalErrors, which only the engine can
-		// raise (the prelude removes the constructor). The interrupt was
-		// handled above; what is left is the engine refusing memory: its
-		// heap limit ("out of memory") or a size limit of its own ("string
-		// too long").
-		d, ok := vm.describe(exc.value)
-		if !ok || d.Message == "out of memory" {
-			return contract.ResourceErrorf(contract.KindMemory, "out of memory: over the %d-byte memory limit", vm.limits.MemoryBytes)
-		}
-		return &contract.Error{Type: contract.ResourceError, Kind: contract.KindMemory, Name: d.Name,
-			Message: "engine limit: " + d.Message, Stack: d.Stack}
-	}
-	isNull, _ := vm.call(vm.fn.isNull, uint64(exc.value))
-	if isNull != 0 && vm.mod.Memory().Size() >= (vm.maxPages-1)*wasmPage {
-		// malloc failed on the page cap before QuickJS's own limit.
-		return contract.ResourceErrorf(contract.KindMemory, "out of memory: wasm linear memory reached its %d-page cap", vm.maxPages)
-	}
-	d, _ := vm.describe(exc.value)
-	if vm.timedOut() {
-		return vm.timeoutError()
-	}
-	if vm.isStackOverflow(exc.value, d) {
-		return &contract.Error{Type: contract.ResourceError, Kind: contract.KindStack, Name: d.Name,
-			Message: fmt.Sprintf("stack overflow: over the %d-byte stack limit (%s)", vm.limits.StackBytes, d.Message), Stack: d.Stack}
-	}
-	return &contract.Error{Type: contract.UserCodeError, Name: d.Name, Message: d.Message, Stack: d.Stack}
+	return x.modules
 }
 
-// isStackOverflow reports whether a catchable exception is the engine's
-// stack overflow: an object of the engine's Error class (qjs_is_error
-// reads the class, which no guest object can take on: a plain object
-// with the same name and message is not one) with the texts QuickJS
-// throws on overflow (RangeError from the interpreter, SyntaxError from
-// the regex compiler), thrown in an execution whose shadow stack reached
-// the limit. QuickJS throws no InternalError on overflow, so that name
-// is never taken for one.
-func (vm *VM) isStackOverflow(value uint32, d described) bool {
-	isErr, err := vm.call(vm.fn.isError, uint64(value))
-	if err != nil || isErr == 0 {
-		return false
+// abort ends the execution from inside a host function with err: the
+// instance traps (VM.trap) and classify reports err. No guest code runs
+// after it.
+func (x *execution) abort(err *contract.Error) {
+	if x.fatal == nil {
+		x.fatal = err
 	}
-	return (d.Name == "RangeError" && d.Message == "Maximum call stack size exceeded" ||
-		d.Name == "SyntaxError" && d.Message == "stack overflow") && vm.stackLimitHit()
-}
-
-// isUncatchable asks the engine itself (JS_IsUncatchableError on the raw
-// JSValue, which reads the object's uncatchable flag) rather than the C
-// interface's qjs_is_uncatchable_error, which in this build answers true
-// for any InternalError, even one the guest constructed.
-func (vm *VM) isUncatchable(box uint32) (bool, error) {
-	raw, ok := vm.mod.Memory().ReadUint64Le(box)
-	if !ok {
-		return false, errors.New("engine: value box out of range")
-	}
-	r, err := vm.call(vm.fn.jsIsUncatchable, raw)
-	return r != 0, err
-}
-
-type described struct {
-	Name    string `json:"name"`
-	Message string `json:"message"`
-	Stack   string `json:"stack"`
-}
-
-// describe asks the prelude for the thrown value's name, message and
-// stack (own data properties only: no getters run).
-// The execution is over by then, so the heap limit is raised by a little
-// (the page cap has the headroom) to let describe allocate after an
-// out-of-memory.
-func (vm *VM) describe(value uint32) (described, bool) {
-	vm.ph = phaseDone
-	fallback := described{Message: "uncaught exception (could not be described)"}
-	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.limits.MemoryBytes+1<<20)); err != nil {
-		return fallback, false
-	}
-	box, err := vm.callFunction(vm.apiDescribe, value)
-	if err != nil {
-		var exc *jsException
-		if errors.As(err, &exc) {
-			vm.freeValue(exc.value)
-		}
-		return fallback, false
-	}
-	defer vm.freeValue(box)
-	b, _, ok, err := vm.stringBytes(box, contract.MaxErrorBytes)
-	if err != nil || !ok || b == nil {
-		return fallback, false
-	}
-	var d described
-	if json.Unmarshal(b, &d) != nil {
-		return fallback, false
-	}
-	return d, true
+	x.vm.trap(err)
 }
 
 // validJSONDepth reports whether b, JSON that JSON.stringify wrote, nests
