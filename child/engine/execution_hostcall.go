@@ -11,7 +11,9 @@ import (
 // Each checks what it is given before it copies anything out of guest
 // memory, and copies no more than the budget the bytes count towards:
 // the output limit for logs, nothing at all for sha256 (it hashes in
-// place), the data limit for host.request.
+// place), the data limit for host.request. Logs and host.request count
+// against the execution's limits and are its methods; sha256 needs
+// nothing of the execution and is the binding's (VM.hostSHA256).
 
 // Names of the host functions handed to the prelude. They are never
 // globals: the prelude closes over them.
