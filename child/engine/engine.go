@@ -9,6 +9,12 @@
 // callbacks), and its linear memory has a hard maximum derived from the
 // memory limit.
 //
+// A VM is the binding to one instance (binding*.go: the exports, calls
+// into the module, guest memory), which is also what a heap snapshot
+// restores (snapshot*.go); a Run is one execution on it (execution*.go:
+// phase, deadline, limits, logs, data counters). The host imports
+// (host.go) find either in the context of the call that reached them.
+//
 // Inside a supervised child the engine runs with CloseOnContextDone off:
 // the interrupt handler stops JS at the deadline and the supervisor's
 // SIGKILL bounds slow C builtins. Whenever the engine runs in-process with

@@ -63,12 +63,11 @@ func FuzzHostCallArgs(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer vm.Close(ctx)
-		vm.limits, _, _ = contract.Resolve(contract.Limits{OutputBytes: 4096, DataBytes: 4096, DataRequests: 2}, contract.DefaultLimits, contract.DefaultCaps)
-		vm.opts = RunOptions{Handler: func(_ context.Context, _ string, args json.RawMessage) (json.RawMessage, error) { return args, nil }}
-		vm.modules = map[string]string{"mod": "export default 1"}
-		vm.parentCtx, vm.deadlineCtx, vm.deadline = ctx, ctx, time.Now().Add(5*time.Second)
-		vm.callCtx = context.WithValue(ctx, vmKey{}, vm)
-		vm.ph = phaseRun
+		limits, _, _ := contract.Resolve(contract.Limits{OutputBytes: 4096, DataBytes: 4096, DataRequests: 2}, contract.DefaultLimits, contract.DefaultCaps)
+		opts := RunOptions{Handler: func(_ context.Context, _ string, args json.RawMessage) (json.RawMessage, error) { return args, nil }}
+		x, cancelRun := vm.startExecution(ctx, limits, opts, map[string]string{"mod": "export default 1"}, time.Now().Add(5*time.Second))
+		defer cancelRun()
+		x.ph = phaseRun
 
 		// The fuzzed bytes, then two real strings and the host-function
 		// names, in guest memory.
@@ -132,14 +131,14 @@ func FuzzHostCallArgs(f *testing.F) {
 		if vm.inHost {
 			t.Fatal("inHost still set after the host function returned")
 		}
-		if int64(len(vm.logs)) > 0 {
-			enc, _ := json.Marshal(vm.logs)
-			if int64(len(enc)) > vm.limits.OutputBytes {
-				t.Fatalf("logs encode to %d bytes, over the %d-byte output limit", len(enc), vm.limits.OutputBytes)
+		if int64(len(x.logs)) > 0 {
+			enc, _ := json.Marshal(x.logs)
+			if int64(len(enc)) > x.limits.OutputBytes {
+				t.Fatalf("logs encode to %d bytes, over the %d-byte output limit", len(enc), x.limits.OutputBytes)
 			}
 		}
-		if vm.dataBytes > vm.limits.DataBytes {
-			t.Fatalf("data bytes %d over the limit %d", vm.dataBytes, vm.limits.DataBytes)
+		if x.dataBytes > x.limits.DataBytes {
+			t.Fatalf("data bytes %d over the limit %d", x.dataBytes, x.limits.DataBytes)
 		}
 	})
 }

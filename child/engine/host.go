@@ -18,11 +18,41 @@ const (
 	errnoNosys   = 52
 )
 
-type vmKey struct{}
+// The host imports find what they act on in the context of the call
+// into the module that reached them: the VM (vmKey, VM.bindContext) and,
+// while Run runs, the execution (executionKey, execution.start). Imports
+// that only touch guest memory use the VM; imports that need the
+// request's state use the execution, and reach the VM through it.
+type (
+	vmKey        struct{}
+	executionKey struct{}
+)
 
 func vmFrom(ctx context.Context) *VM {
 	vm, _ := ctx.Value(vmKey{}).(*VM)
 	return vm
+}
+
+// executionFrom is the execution running, nil outside Run (during init,
+// a restore, a snapshot's probes).
+func executionFrom(ctx context.Context) *execution {
+	x, _ := ctx.Value(executionKey{}).(*execution)
+	return x
+}
+
+// enterHostImport brackets a host import that calls back into the module
+// (VM.enterHost): a nested one ends the execution x, or, outside one
+// (x nil), traps the instance; it does not return then. The caller
+// defers vm.leaveHost.
+func enterHostImport(vm *VM, x *execution) {
+	if vm.enterHost() {
+		return
+	}
+	err := nestedHostCallError()
+	if x != nil {
+		x.abort(err)
+	}
+	vm.trap(err)
 }
 
 const (
@@ -69,12 +99,18 @@ func hostCall(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = 0
 		return
 	}
-	stack[0] = uint64(vm.dispatch(namePtr, nameLen, argc, argv))
+	x := executionFrom(ctx)
+	enterHostImport(vm, x)
+	defer vm.leaveHost()
+	if x == nil || x.ph != phaseRun {
+		stack[0] = uint64(vm.throwError("host functions are not available outside the execution"))
+		return
+	}
+	stack[0] = uint64(x.dispatch(namePtr, nameLen, argc, argv))
 }
 
 func hostInterrupt(ctx context.Context, mod api.Module, stack []uint64) {
-	vm := vmFrom(ctx)
-	if vm != nil && vm.shouldInterrupt(ctx) {
+	if x := executionFrom(ctx); x != nil && x.shouldInterrupt() {
 		stack[0] = 1
 		return
 	}
@@ -96,6 +132,8 @@ func hostModuleNormalize(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = 0
 		return
 	}
+	enterHostImport(vm, executionFrom(ctx))
+	defer vm.leaveHost()
 	stack[0] = uint64(vm.normalizeModule(uint32(stack[0]), uint32(stack[1])))
 }
 
@@ -105,7 +143,14 @@ func hostModuleLoad(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = 0
 		return
 	}
-	stack[0] = uint64(vm.loadModule(uint32(stack[0]), uint32(stack[1])))
+	x := executionFrom(ctx)
+	enterHostImport(vm, x)
+	defer vm.leaveHost()
+	var modules map[string]string
+	if x != nil {
+		modules = x.importable()
+	}
+	stack[0] = uint64(vm.loadModule(uint32(stack[0]), uint32(stack[1]), modules))
 }
 
 // hostTimezoneOffset pins the sandbox to UTC: the host's zone is not the
@@ -198,7 +243,7 @@ func wasiRandomGet(ctx context.Context, mod api.Module, stack []uint64) {
 		return
 	}
 	rand.Read(b)
-	if vm := vmFrom(ctx); vm != nil && vm.ph == phaseInit {
+	if vm := vmFrom(ctx); vm != nil && vm.initialising {
 		// What init draws from entropy, for WriteSnapshot to find.
 		vm.initEntropy = append(vm.initEntropy, bytes.Clone(b))
 	}

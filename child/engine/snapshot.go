@@ -68,7 +68,7 @@ type snapshotHeader struct {
 	// snapshot's (the module's only mutable global).
 	StackTop     uint32 `json:"stack_top"`
 	StackPointer uint32 `json:"stack_pointer"`
-	// Guest addresses the VM keeps (VM.scratch, apiRun, ...).
+	// Guest addresses the VM keeps (VM.scratch, VM.api).
 	Scratch     uint32 `json:"scratch"`
 	APIRun      uint32 `json:"api_run"`
 	APIFinish   uint32 `json:"api_finish"`

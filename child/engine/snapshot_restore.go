@@ -26,25 +26,12 @@ import (
 // global) is set to the snapshot's; every word init drew from entropy is
 // drawn again from entropy, and the clock origin is read again.
 func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest, prelude string, entropy io.Reader) (_ *VM, err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, h, block, err := openSnapshot(path, prelude)
 	if err != nil {
-		return nil, fmt.Errorf("engine: heap snapshot: %w", err)
+		return nil, err
 	}
 	// The mapping outlives the descriptor.
 	defer f.Close()
-	block := make([]byte, snapshotHeaderMax)
-	if _, err := f.ReadAt(block, 0); err != nil {
-		return nil, fmt.Errorf("%w: %s: read header: %v", ErrSnapshotRefused, path, err)
-	}
-	h, err := parseSnapshotHeader(block, snapshotKey(prelude))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	// The size is checked before anything is mapped: touching a mapped
-	// page past the end of the file would kill the process (SIGBUS).
-	if fi, err := f.Stat(); err != nil || fi.Size() != snapshotHeaderSize+h.imageLen() {
-		return nil, fmt.Errorf("%w: %s: truncated or extended (%v)", ErrSnapshotRefused, path, err)
-	}
 	maxPages := maxPagesFor(memoryBytes)
 	if h.Pages > maxPages {
 		return nil, fmt.Errorf("%w: %s holds %d pages of memory, more than this profile's cap of %d", ErrSnapshotRefused, path, h.Pages, maxPages)
@@ -65,8 +52,56 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}()
-	if err := mem.mapImage(f, h); err != nil {
-		return nil, fmt.Errorf("engine: map heap snapshot: %w", err)
+	if err := mem.mapVerified(f, h, block, digest); err != nil {
+		return nil, err
+	}
+	if err := restoreShape(mod, h); err != nil {
+		return nil, err
+	}
+	vm := &VM{
+		mod: mod, memoryBytes: memoryBytes, maxPages: maxPages, stackTop: h.StackTop,
+		scratch: h.Scratch, messageKey: h.Scratch + 16,
+		api: preludeAPI{run: h.APIRun, finish: h.APIFinish, describe: h.APIDescribe},
+	}
+	if err := vm.resume(ctx, h.Fixups, entropy); err != nil {
+		return nil, err
+	}
+	return vm, nil
+}
+
+// openSnapshot opens the snapshot at path and reads and checks its
+// header (block, as read) against prelude's key and the file's size.
+func openSnapshot(path, prelude string) (_ *os.File, _ *snapshotHeader, block []byte, err error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("engine: heap snapshot: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
+	block = make([]byte, snapshotHeaderMax)
+	if _, err := f.ReadAt(block, 0); err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: %s: read header: %v", ErrSnapshotRefused, path, err)
+	}
+	h, err := parseSnapshotHeader(block, snapshotKey(prelude))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	// The size is checked before anything is mapped: touching a mapped
+	// page past the end of the file would kill the process (SIGBUS).
+	if fi, err := f.Stat(); err != nil || fi.Size() != snapshotHeaderSize+h.imageLen() {
+		return nil, nil, nil, fmt.Errorf("%w: %s: truncated or extended (%v)", ErrSnapshotRefused, path, err)
+	}
+	return f, h, block, nil
+}
+
+// mapVerified maps the image from f and checks the file (header block,
+// padding, image) against digest.
+func (m *snapshotMemory) mapVerified(f *os.File, h *snapshotHeader, block []byte, digest string) error {
+	if err := m.mapImage(f, h); err != nil {
+		return fmt.Errorf("engine: map heap snapshot: %w", err)
 	}
 	// The digest is read through the mapping itself, which also makes
 	// every page of the image present: peakStack skips only pages the
@@ -75,42 +110,50 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 	sum := sha256.New()
 	sum.Write(block)
 	sum.Write(zeroPad[:])
-	sum.Write(mem.buf[h.ImageStart : int64(h.Pages)*wasmPage])
+	sum.Write(m.buf[h.ImageStart : int64(h.Pages)*wasmPage])
 	if got := hex.EncodeToString(sum.Sum(nil)); got != digest {
-		return nil, fmt.Errorf("%w: it does not match the SHA-256 the supervisor recorded", ErrSnapshotRefused)
+		return fmt.Errorf("%w: it does not match the SHA-256 the supervisor recorded", ErrSnapshotRefused)
 	}
+	return nil
+}
+
+// restoreShape gives the instance the snapshot's memory size and stack
+// pointer (the module's one mutable global).
+func restoreShape(mod api.Module, h *snapshotHeader) error {
 	m := mod.Memory()
 	if cur := m.Size() / wasmPage; h.Pages > cur {
 		if _, ok := m.Grow(h.Pages - cur); !ok {
-			return nil, fmt.Errorf("%w: cannot grow memory to %d pages", ErrSnapshotRefused, h.Pages)
+			return fmt.Errorf("%w: cannot grow memory to %d pages", ErrSnapshotRefused, h.Pages)
 		}
 	}
 	if m.Size() != h.Pages*wasmPage {
-		return nil, fmt.Errorf("%w: memory has %d bytes, the snapshot %d pages", ErrSnapshotRefused, m.Size(), h.Pages)
+		return fmt.Errorf("%w: memory has %d bytes, the snapshot %d pages", ErrSnapshotRefused, m.Size(), h.Pages)
 	}
 	sp, ok := mod.ExportedGlobal("__stack_pointer").(api.MutableGlobal)
 	if !ok || uint32(sp.Get()) != h.StackTop {
-		return nil, fmt.Errorf("%w: the module's __stack_pointer does not start at %d", ErrSnapshotRefused, h.StackTop)
+		return fmt.Errorf("%w: the module's __stack_pointer does not start at %d", ErrSnapshotRefused, h.StackTop)
 	}
 	sp.Set(uint64(h.StackPointer))
-	vm := &VM{
-		engine: e, mod: mod, memoryBytes: memoryBytes, maxPages: maxPages, stackTop: h.StackTop,
-		scratch: h.Scratch, messageKey: h.Scratch + 16, apiRun: h.APIRun, apiFinish: h.APIFinish, apiDescribe: h.APIDescribe,
-	}
+	return nil
+}
+
+// resume makes a restored instance usable: the exports, fresh entropy
+// and clock where init had its own, and init's one write that depends
+// on the memory profile.
+func (vm *VM) resume(ctx context.Context, fixups []snapshotFixup, entropy io.Reader) error {
 	if err := vm.lookupExports(); err != nil {
-		return nil, err
+		return err
 	}
-	vm.callCtx = context.WithValue(ctx, vmKey{}, vm)
-	vm.ph = phaseInit
-	if err := applyFixups(m, h.Fixups, entropy); err != nil {
-		return nil, err
+	vm.bindContext(ctx)
+	vm.initialising = true
+	if err := applyFixups(vm.mod.Memory(), fixups, entropy); err != nil {
+		return err
 	}
-	// Init's one write that depends on the memory profile.
 	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.memoryBytes)); err != nil {
-		return nil, fmt.Errorf("engine: set limits: %w", err)
+		return fmt.Errorf("engine: set limits: %w", err)
 	}
-	vm.ph = phaseDone
-	return vm, nil
+	vm.initialising = false
+	return nil
 }
 
 // applyFixups writes fresh entropy, and the clock, where init had put

@@ -131,7 +131,7 @@ func (e *Engine) writeSnapshot(ctx context.Context, cacheDir, prelude string) er
 func snapshotLayout(a, b *initSample) (*snapshotHeader, error) {
 	va, vb := a.vm, b.vm
 	if len(a.mem) != len(b.mem) || a.sp != b.sp || va.stackTop != vb.stackTop || va.scratch != vb.scratch ||
-		va.apiRun != vb.apiRun || va.apiFinish != vb.apiFinish || va.apiDescribe != vb.apiDescribe {
+		va.api != vb.api {
 		return nil, errors.New("two inits laid memory out differently")
 	}
 	if a.sp != va.stackTop {
@@ -140,7 +140,7 @@ func snapshotLayout(a, b *initSample) (*snapshotHeader, error) {
 	h := &snapshotHeader{
 		Magic: snapshotMagic, Pages: uint32(len(a.mem) / wasmPage),
 		StackTop: va.stackTop, StackPointer: a.sp,
-		Scratch: va.scratch, APIRun: va.apiRun, APIFinish: va.apiFinish, APIDescribe: va.apiDescribe,
+		Scratch: va.scratch, APIRun: va.api.run, APIFinish: va.api.finish, APIDescribe: va.api.describe,
 	}
 	return h, nil
 }
@@ -280,22 +280,6 @@ func (e *Engine) checkSnapshot(ctx context.Context, path, digest, prelude string
 		return errors.New("the restored VM's Math.random does not follow from the seed written")
 	}
 	return nil
-}
-
-// mathRandom evaluates Math.random() in vm (name names the script).
-func (vm *VM) mathRandom(name string) (float64, error) {
-	box, err := vm.evalScript("Math.random()", name)
-	if err != nil {
-		return 0, err
-	}
-	res, err := vm.mod.ExportedFunction("qjs_get_float64").Call(vm.callCtx, uint64(box))
-	if err != nil {
-		return 0, err
-	}
-	if len(res) != 1 {
-		return 0, fmt.Errorf("qjs_get_float64 returned %d values", len(res))
-	}
-	return math.Float64frombits(res[0]), nil
 }
 
 // monotonicMS is the monotonic clock the module reads (wasiClockTimeGet),

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -13,7 +11,9 @@ import (
 // Each checks what it is given before it copies anything out of guest
 // memory, and copies no more than the budget the bytes count towards:
 // the output limit for logs, nothing at all for sha256 (it hashes in
-// place), the data limit for host.request.
+// place), the data limit for host.request. Logs and host.request count
+// against the execution's limits and are its methods; sha256 needs
+// nothing of the execution and is the binding's (VM.hostSHA256).
 
 // Names of the host functions handed to the prelude. They are never
 // globals: the prelude closes over them.
@@ -30,53 +30,11 @@ const (
 	logCutAnswer  = "cut"
 )
 
-// enterHost marks the start of a host function that calls back into the
-// module. Those calls can run guest code only through engine hooks the
-// prelude removes (Error.prepareStackTrace while an error is built), so a
-// host function entered while another runs means that defence failed: the
-// execution ends, before the nested call does anything. Call it before
-// deferring leaveHost.
-func (vm *VM) enterHost() {
-	if vm.inHost {
-		vm.abort(contract.Errorf(contract.SandboxError,
-			"engine: a host function called while another one was running (refused: host calls never nest)"))
-	}
-	vm.inHost = true
-}
-
-func (vm *VM) leaveHost() { vm.inHost = false }
-
-// abort ends the execution from inside a host function with err: it
-// marks the instance broken and panics, wazero returns the panic as the
-// error of the export call that entered the guest, and classify reports
-// err. No guest code runs after it.
-func (vm *VM) abort(err *contract.Error) {
-	if vm.fatal == nil {
-		vm.fatal = err
-	}
-	if vm.broken == nil {
-		vm.broken = &errTrap{err}
-	}
-	panic(vm.broken)
-}
-
-// unwindIfInHost is called after a call into the module failed: inside a
-// host function the failure must not be returned to the guest (which
-// would go on running on a broken instance), so it unwinds, as abort does.
-func (vm *VM) unwindIfInHost() {
-	if vm.inHost {
-		panic(vm.broken)
-	}
-}
-
 // dispatch serves the prelude's host functions. name and the arguments
 // are where the trampoline says; every read is bounds-checked.
-func (vm *VM) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
-	vm.enterHost()
-	defer vm.leaveHost()
-	if vm.ph != phaseRun {
-		return vm.throwError("host functions are not available outside the execution")
-	}
+// hostCall has checked that the execution's code is running.
+func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
+	vm := x.vm
 	mem := vm.mod.Memory()
 	nameView, ok := mem.Read(namePtr, min(nameLen, 64))
 	if !ok || nameLen > 64 {
@@ -86,7 +44,7 @@ func (vm *VM) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 	name := ""
 	switch string(nameView) {
 	case hostFnLog:
-		if vm.logsCut {
+		if x.logsCut {
 			// Nothing more is kept: do not even look at the arguments.
 			return vm.returnString(logCutAnswer)
 		}
@@ -119,34 +77,12 @@ func (vm *VM) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 	}
 	switch name {
 	case hostFnLog:
-		return vm.hostLog(args[0], args[1])
+		return x.hostLog(args[0], args[1])
 	case hostFnSHA256:
 		return vm.hostSHA256(args[0])
 	default:
-		return vm.hostRequest(args[0], args[1])
+		return x.hostRequest(args[0], args[1])
 	}
-}
-
-// returnString answers a host call with the concatenation of parts.
-func (vm *VM) returnString(parts ...string) uint32 {
-	box, err := vm.newString(parts...)
-	if err != nil {
-		return 0
-	}
-	return box
-}
-
-// hostSHA256 hashes the string where it lies: nothing is copied out, and
-// the UTF-8 conversion of lone surrogates streams into the hash.
-func (vm *VM) hostSHA256(text guestString) uint32 {
-	b, err := vm.view(text)
-	if err != nil {
-		return vm.throwError("warden: bad host call arguments")
-	}
-	h := sha256.New()
-	writeWTF8(h, b)
-	var sum [sha256.Size]byte
-	return vm.returnString(hex.EncodeToString(h.Sum(sum[:0])))
 }
 
 // hostRequest answers host.request with "1" + JSON on success or "0" +
@@ -154,13 +90,14 @@ func (vm *VM) hostSHA256(text guestString) uint32 {
 // the data limits the execution ends with a ResourceError: the count is
 // checked before anything is read, the name and arguments before they are
 // copied, the answer as soon as the handler returns it.
-func (vm *VM) hostRequest(name, args guestString) uint32 {
-	vm.requests++
-	if int64(vm.requests) > vm.limits.DataRequests {
-		vm.abort(contract.ResourceErrorf(contract.KindDataRequests,
-			"more than %d host.request calls, over the data_requests limit", vm.limits.DataRequests))
+func (x *execution) hostRequest(name, args guestString) uint32 {
+	vm := x.vm
+	x.requests++
+	if int64(x.requests) > x.limits.DataRequests {
+		x.abort(contract.ResourceErrorf(contract.KindDataRequests,
+			"more than %d host.request calls, over the data_requests limit", x.limits.DataRequests))
 	}
-	vm.countData(int64(name.n) + int64(args.n))
+	x.countData(int64(name.n) + int64(args.n))
 	nameText, err := vm.utf8String(name)
 	if err != nil {
 		return vm.throwError("warden: bad host call arguments")
@@ -172,7 +109,7 @@ func (vm *VM) hostRequest(name, args guestString) uint32 {
 	// JSON, so lone surrogates (JSON.rawJSON) are escaped as the result's
 	// are; what the escapes add is traffic too, counted before it is sent.
 	argsText := string(wtf8ToJSON(argsView))
-	vm.countData(int64(len(argsText)) - int64(args.n))
+	x.countData(int64(len(argsText)) - int64(args.n))
 	// The prelude stringified them: only nesting deeper than the host's
 	// JSON takes makes them invalid, and the supervisor would take
 	// sending them for a broken child.
@@ -181,13 +118,13 @@ func (vm *VM) hostRequest(name, args guestString) uint32 {
 	}
 	// The policy (no handler, null, JSON) is contract's, the same as
 	// under the supervisor; the bounds on the traffic are enforced here.
-	ans, err := contract.CallDataHandler(vm.deadlineCtx, vm.opts.Handler, nameText, json.RawMessage(argsText))
+	ans, err := contract.CallDataHandler(x.deadlineCtx, x.opts.Handler, nameText, json.RawMessage(argsText))
 	if err != nil {
 		msg := err.Error()
-		vm.countData(int64(len(msg)))
+		x.countData(int64(len(msg)))
 		return vm.returnString("0", msg)
 	}
-	vm.countData(int64(len(ans)))
+	x.countData(int64(len(ans)))
 	box, err := vm.newStringBytes([]byte("1"), ans)
 	if err != nil {
 		return 0
@@ -197,10 +134,10 @@ func (vm *VM) hostRequest(name, args guestString) uint32 {
 
 // countData adds n bytes of host.request traffic, ending the execution
 // when they take it over the data_bytes limit.
-func (vm *VM) countData(n int64) {
-	if n > vm.limits.DataBytes-vm.dataBytes {
-		vm.abort(contract.ResourceErrorf(contract.KindDataBytes,
-			"host.request traffic over the %d-byte data_bytes limit", vm.limits.DataBytes))
+func (x *execution) countData(n int64) {
+	if n > x.limits.DataBytes-x.dataBytes {
+		x.abort(contract.ResourceErrorf(contract.KindDataBytes,
+			"host.request traffic over the %d-byte data_bytes limit", x.limits.DataBytes))
 	}
-	vm.dataBytes += n
+	x.dataBytes += n
 }

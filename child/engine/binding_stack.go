@@ -56,9 +56,3 @@ func firstNonZero(b []byte) int {
 	}
 	return len(b)
 }
-
-// stackLimitHit reports whether the stack reached QuickJS's limit.
-func (vm *VM) stackLimitHit() bool {
-	const slack = 16 << 10
-	return vm.peakStack() >= vm.limits.StackBytes-slack
-}

@@ -20,9 +20,9 @@ const jsStringHeaderBytes = 24
 // maxSpecifierBytes bounds the specifier the host reads.
 const maxSpecifierBytes = 4096
 
+// normalizeModule answers QuickJS's module-name normalisation: the name
+// as it is, when it can match a module given with a request at all.
 func (vm *VM) normalizeModule(basePtr, namePtr uint32) uint32 {
-	vm.enterHost()
-	defer vm.leaveHost()
 	name, ok := vm.readSpecifier(namePtr)
 	if !ok {
 		return vm.throwError(fmt.Sprintf("cannot find module %q: a specifier is at most %d bytes, with no control characters", name, maxSpecifierBytes))
@@ -68,17 +68,18 @@ func (vm *VM) readSpecifier(p uint32) (name string, ok bool) {
 	return name, true
 }
 
-func (vm *VM) loadModule(namePtr, outLenPtr uint32) uint32 {
-	vm.enterHost()
-	defer vm.leaveHost()
+// loadModule answers QuickJS's module loader with the source of the
+// module named at namePtr, from modules: the request's, while its code
+// runs, and none at any other time (nil).
+func (vm *VM) loadModule(namePtr, outLenPtr uint32, modules map[string]string) uint32 {
 	// The name is what normalizeModule returned (QuickJS copies it), so
 	// it holds no NUL: a C string is all of it.
 	name, ok := vm.readCString(namePtr, maxSpecifierBytes)
 	if !ok {
 		return vm.throwError("module specifier too long")
 	}
-	src, found := vm.modules[name]
-	if !found || vm.ph != phaseRun {
+	src, found := modules[name]
+	if !found {
 		return vm.throwError(fmt.Sprintf("cannot find module %q: only the modules given with the request can be imported", name))
 	}
 	p, n, err := vm.writeBytes([]byte(src))

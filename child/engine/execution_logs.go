@@ -15,8 +15,8 @@ var logMarkerCost = contract.LogEntryCost("warn", logTruncatedMarker)
 // logRoom is what the next entry may cost and still leave room for the
 // marker: the array's brackets take 2 bytes, less the last entry's
 // separator that is never written.
-func (vm *VM) logRoom() int64 {
-	return vm.limits.OutputBytes - 1 - vm.logBytes - logMarkerCost
+func (x *execution) logRoom() int64 {
+	return x.limits.OutputBytes - 1 - x.logBytes - logMarkerCost
 }
 
 // hostLog keeps one console entry, or cuts the logs when it does not fit.
@@ -24,27 +24,27 @@ func (vm *VM) logRoom() int64 {
 // length never exceeds what it costs (QuickJS writes a surrogate pair as
 // one 4-byte sequence, so converting its WTF-8 to UTF-8 never shortens
 // it, and escaping never does).
-func (vm *VM) hostLog(levelArg, textArg guestString) uint32 {
-	level, ok := vm.logLevel(levelArg)
+func (x *execution) hostLog(levelArg, textArg guestString) uint32 {
+	level, ok := x.vm.logLevel(levelArg)
 	if !ok {
-		return vm.throwError("warden: bad host call arguments")
+		return x.vm.throwError("warden: bad host call arguments")
 	}
 	// The text costs at least its length on top of an empty text's entry.
-	room := vm.logRoom() - contract.LogEntryCost(level, "")
+	room := x.logRoom() - contract.LogEntryCost(level, "")
 	if int64(textArg.n) > room {
-		return vm.cutLogs()
+		return x.cutLogs()
 	}
-	text, err := vm.utf8String(textArg)
+	text, err := x.vm.utf8String(textArg)
 	if err != nil {
-		return vm.throwError("warden: bad host call arguments")
+		return x.vm.throwError("warden: bad host call arguments")
 	}
 	cost := contract.LogEntryCost(level, text)
-	if cost > vm.logRoom() {
-		return vm.cutLogs()
+	if cost > x.logRoom() {
+		return x.cutLogs()
 	}
-	vm.logBytes += cost
-	vm.keepLog(contract.LogEntry{Level: level, Text: text})
-	return vm.returnString(logKeptAnswer)
+	x.logBytes += cost
+	x.keepLog(contract.LogEntry{Level: level, Text: text})
+	return x.vm.returnString(logKeptAnswer)
 }
 
 // logLevel reads the level argument, which must be one the prelude uses.
@@ -74,18 +74,18 @@ func (vm *VM) logLevel(s guestString) (string, bool) {
 // cutLogs ends the logs with the truncation marker; later console calls
 // are not even read. Entries always leave room for the marker, so it is
 // left out only under an output limit smaller than the marker itself.
-func (vm *VM) cutLogs() uint32 {
-	vm.logsCut = true
-	if vm.logRoom() >= 0 {
-		vm.logBytes += logMarkerCost
-		vm.keepLog(contract.LogEntry{Level: "warn", Text: logTruncatedMarker})
+func (x *execution) cutLogs() uint32 {
+	x.logsCut = true
+	if x.logRoom() >= 0 {
+		x.logBytes += logMarkerCost
+		x.keepLog(contract.LogEntry{Level: "warn", Text: logTruncatedMarker})
 	}
-	return vm.returnString(logCutAnswer)
+	return x.vm.returnString(logCutAnswer)
 }
 
-func (vm *VM) keepLog(e contract.LogEntry) {
-	vm.logs = append(vm.logs, e)
-	if vm.opts.OnLog != nil {
-		vm.opts.OnLog(e)
+func (x *execution) keepLog(e contract.LogEntry) {
+	x.logs = append(x.logs, e)
+	if x.opts.OnLog != nil {
+		x.opts.OnLog(e)
 	}
 }

@@ -1,0 +1,163 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"errors"
+	"fmt"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+//go:embed prelude.js
+var preludeSource string
+
+// NewVM instantiates the module for the given memory limit and runs
+// everything that does not depend on the request: WASI reactor
+// initialisation, QuickJS runtime and context, limits, the prelude and
+// its builtins.
+//
+// An engine configured with a heap snapshot (Config.Snapshot) restores
+// the instance from it instead, and fails if the snapshot is refused.
+func (e *Engine) NewVM(ctx context.Context, memoryBytes int64) (*VM, error) {
+	if e.cfg.Snapshot != "" {
+		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, preludeSource, rand.Reader)
+	}
+	return e.newVM(ctx, memoryBytes, preludeSource)
+}
+
+// newVM is NewVM with the prelude to evaluate (tests give it variants).
+func (e *Engine) newVM(ctx context.Context, memoryBytes int64, prelude string) (*VM, error) {
+	mr, err := e.runtimeFor(ctx, memoryBytes)
+	if err != nil {
+		return nil, err
+	}
+	mod, err := mr.runtime.InstantiateModule(ctx, mr.compiled,
+		wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		return nil, fmt.Errorf("engine: instantiate: %w", err)
+	}
+	vm := &VM{mod: mod, memoryBytes: memoryBytes, maxPages: maxPagesFor(memoryBytes)}
+	if err := vm.init(ctx, prelude); err != nil {
+		mod.Close(ctx)
+		return nil, err
+	}
+	return vm, nil
+}
+
+// init runs what a heap snapshot records: the reactor's and QuickJS's
+// initialisation, the init-time limits, the scratch buffer and the
+// prelude.
+func (vm *VM) init(ctx context.Context, prelude string) error {
+	if err := vm.lookupExports(); err != nil {
+		return err
+	}
+	sp := vm.mod.ExportedGlobal("__stack_pointer")
+	if sp == nil {
+		return errors.New("engine: QuickJS module does not export __stack_pointer")
+	}
+	vm.stackTop = uint32(sp.Get())
+	vm.bindContext(ctx)
+	vm.initialising = true
+	if err := vm.initRuntime(); err != nil {
+		return err
+	}
+	scratch, err := vm.call(vm.fn.malloc, 32)
+	if err != nil || scratch == 0 {
+		return fmt.Errorf("engine: allocate scratch: %v", err)
+	}
+	vm.scratch = uint32(scratch)
+	vm.messageKey = vm.scratch + 16
+	vm.mod.Memory().Write(vm.messageKey, []byte("message\x00"))
+	if err := vm.loadPrelude(prelude); err != nil {
+		return err
+	}
+	vm.initialising = false
+	return nil
+}
+
+// initRuntime initialises the reactor and QuickJS's runtime and context,
+// and sets the init-time limits and hooks.
+func (vm *VM) initRuntime() error {
+	if _, err := vm.call(vm.fn.initialize); err != nil {
+		return fmt.Errorf("engine: _initialize: %w", err)
+	}
+	if rc, err := vm.call(vm.fn.qjsInit); err != nil || int32(rc) != 0 {
+		return fmt.Errorf("engine: qjs_init failed (rc %d): %v", int32(rc), err)
+	}
+	for _, s := range []struct {
+		f   api.Function
+		arg uint64
+	}{
+		{vm.fn.setMemoryLimit, uint64(vm.memoryBytes)},
+		// For the trusted prelude; Run sets the request's own stack
+		// limit before it compiles the request's code.
+		{vm.fn.setMaxStackSize, uint64(contract.MaxStackBytes)},
+		{vm.fn.setModuleLoader, 1},
+		{vm.fn.setInterruptHandler, 1},
+	} {
+		if _, err := vm.call(s.f, s.arg); err != nil {
+			return fmt.Errorf("engine: set limits: %w", err)
+		}
+	}
+	return nil
+}
+
+// loadPrelude evaluates the prelude, calls the factory it evaluates to
+// with the host functions, and keeps the entry points it returns.
+func (vm *VM) loadPrelude(prelude string) error {
+	hostFns, err := vm.newHostFunctions()
+	defer func() {
+		for _, h := range hostFns {
+			vm.freeValue(h)
+		}
+	}()
+	if err != nil {
+		return err
+	}
+	factory, err := vm.evalScript(prelude, "<warden-prelude>")
+	if err != nil {
+		return fmt.Errorf("engine: prelude: %w", err)
+	}
+	defer vm.freeValue(factory)
+	apiObj, err := vm.callFunction(factory, hostFns...)
+	if err != nil {
+		return fmt.Errorf("engine: prelude: %w", err)
+	}
+	defer vm.freeValue(apiObj)
+	for _, p := range []struct {
+		name string
+		dst  *uint32
+	}{{"run", &vm.api.run}, {"finish", &vm.api.finish}, {"describe", &vm.api.describe}} {
+		v, err := vm.getProp(apiObj, p.name)
+		if err != nil {
+			return fmt.Errorf("engine: prelude: %w", err)
+		}
+		*p.dst = v
+	}
+	return nil
+}
+
+// newHostFunctions makes the JS functions the prelude closes over, one
+// per host function name; the caller frees them, those made so far
+// included when it fails.
+func (vm *VM) newHostFunctions() ([]uint32, error) {
+	hostFns := make([]uint32, 0, 3)
+	for _, name := range []string{hostFnLog, hostFnSHA256, hostFnRequest} {
+		p, n, err := vm.writeBytes([]byte(name))
+		if err != nil {
+			return hostFns, err
+		}
+		h, err := vm.call(vm.fn.newHostFunction, uint64(p), uint64(n), 0)
+		vm.call(vm.fn.free, uint64(p))
+		if err != nil || h == 0 {
+			return hostFns, fmt.Errorf("engine: create host function %s: %v", name, err)
+		}
+		hostFns = append(hostFns, uint32(h))
+	}
+	return hostFns, nil
+}

@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// JS values through the C interface: evaluating a script, calling a
+// function, reading a property, and the exception each may leave. A
+// value is a JSValue box in guest memory, which the caller frees
+// (freeValue).
+
+// jsException is a pending QuickJS exception fetched into a value.
+type jsException struct{ value uint32 }
+
+func (e *jsException) Error() string { return "javascript exception" }
+
+// checkException turns an exception box into a *jsException holding the
+// exception value (the caller frees it).
+func (vm *VM) checkException(box uint32) (uint32, error) {
+	isExc, err := vm.call(vm.fn.isException, uint64(box))
+	if err != nil {
+		return 0, err
+	}
+	if isExc == 0 {
+		return box, nil
+	}
+	vm.freeValue(box)
+	exc, err := vm.call(vm.fn.getException)
+	if err != nil {
+		return 0, err
+	}
+	return 0, &jsException{value: uint32(exc)}
+}
+
+func (vm *VM) evalScript(src, filename string) (uint32, error) {
+	cp, cn, err := vm.writeBytes([]byte(src))
+	if err != nil {
+		return 0, err
+	}
+	defer vm.call(vm.fn.free, uint64(cp))
+	fp, _, err := vm.writeBytes([]byte(filename))
+	if err != nil {
+		return 0, err
+	}
+	defer vm.call(vm.fn.free, uint64(fp))
+	box, err := vm.call(vm.fn.eval, uint64(cp), uint64(cn), uint64(fp), 0)
+	if err != nil {
+		return 0, err
+	}
+	return vm.checkException(uint32(box))
+}
+
+func (vm *VM) callFunction(fn uint32, args ...uint32) (uint32, error) {
+	var argv uint64
+	if len(args) > 0 {
+		buf := make([]byte, 4*len(args))
+		for i, a := range args {
+			binary.LittleEndian.PutUint32(buf[4*i:], a)
+		}
+		p, _, err := vm.writeBytes(buf)
+		if err != nil {
+			return 0, err
+		}
+		argv = uint64(p)
+		defer vm.call(vm.fn.free, argv)
+	}
+	undef := uint64(0) // qjs_call treats a NULL this as undefined
+	box, err := vm.call(vm.fn.call, uint64(fn), undef, uint64(len(args)), argv)
+	if err != nil {
+		return 0, err
+	}
+	return vm.checkException(uint32(box))
+}
+
+func (vm *VM) getProp(obj uint32, name string) (uint32, error) {
+	p, _, err := vm.writeBytes([]byte(name))
+	if err != nil {
+		return 0, err
+	}
+	defer vm.call(vm.fn.free, uint64(p))
+	box, err := vm.call(vm.fn.getPropString, uint64(obj), uint64(p))
+	if err != nil {
+		return 0, err
+	}
+	return vm.checkException(uint32(box))
+}
+
+// isUncatchable asks the engine itself (JS_IsUncatchableError on the raw
+// JSValue, which reads the object's uncatchable flag) rather than the C
+// interface's qjs_is_uncatchable_error, which in this build answers true
+// for any InternalError, even one the guest constructed.
+func (vm *VM) isUncatchable(box uint32) (bool, error) {
+	raw, ok := vm.mod.Memory().ReadUint64Le(box)
+	if !ok {
+		return false, errors.New("engine: value box out of range")
+	}
+	r, err := vm.call(vm.fn.jsIsUncatchable, raw)
+	return r != 0, err
+}
+
+// isError reports whether value is an object of the engine's Error
+// class (qjs_is_error reads the class, which no guest object can take
+// on).
+func (vm *VM) isError(value uint32) bool {
+	isErr, err := vm.call(vm.fn.isError, uint64(value))
+	return err == nil && isErr != 0
+}
+
+// isNull reports whether value is null.
+func (vm *VM) isNull(value uint32) bool {
+	isNull, _ := vm.call(vm.fn.isNull, uint64(value))
+	return isNull != 0
+}
+
+// mathRandom evaluates Math.random() in vm (name names the script): the
+// heap snapshot's probe of the Math.random state.
+func (vm *VM) mathRandom(name string) (float64, error) {
+	box, err := vm.evalScript("Math.random()", name)
+	if err != nil {
+		return 0, err
+	}
+	res, err := vm.mod.ExportedFunction("qjs_get_float64").Call(vm.callCtx, uint64(box))
+	if err != nil {
+		return 0, err
+	}
+	if len(res) != 1 {
+		return 0, fmt.Errorf("qjs_get_float64 returned %d values", len(res))
+	}
+	return math.Float64frombits(res[0]), nil
+}

@@ -1,0 +1,340 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"runtime"
+	"time"
+
+	"github.com/wardenhq/warden/contract"
+)
+
+// The wrapper around user code. The code sits on the first line so that
+// line numbers in stack traces are the user's own.
+const (
+	wrapperHead = "(async function (input) {"
+	wrapperTail = "\n})"
+)
+
+// phase is where an execution is: what the host imports allow.
+type phase int
+
+const (
+	phaseCompile phase = iota // setting limits, evaluating the wrapper: no host access
+	phaseRun                  // user code running
+	phaseDone
+)
+
+// RunOptions are the per-execution hooks.
+type RunOptions struct {
+	// Handler answers host.request; nil rejects every request.
+	Handler contract.DataHandler
+	// OnLog, when set, sees every captured log entry as it happens (the
+	// streaming API). Entries past the output limit are not passed.
+	OnLog func(contract.LogEntry)
+}
+
+// execution is one Run on a VM: the request's limits, deadline and hooks,
+// what it has used of them, and how it ended. The host imports that need
+// the request's state get the execution (executionFrom) and reach the
+// module through vm.
+type execution struct {
+	vm *VM
+
+	ph          phase
+	parentCtx   context.Context
+	deadlineCtx context.Context // parentCtx bounded by the deadline
+	deadline    time.Time
+	interrupted bool
+	limits      contract.Limits
+	opts        RunOptions
+	modules     map[string]string
+
+	logs      []contract.LogEntry
+	logBytes  int64 // what the logs take as JSON (contract.LogEntryCost of each)
+	logsCut   bool
+	requests  int   // host.request calls made
+	dataBytes int64 // host.request traffic: names and arguments sent, answers received
+	// fatal is the error that ended the execution from inside a host
+	// function (a data limit, a refused nested call); classify reports it.
+	fatal *contract.Error
+}
+
+// Run executes req on this VM, once. It never panics on guest behaviour
+// and always returns an envelope.
+//
+// req.Limits must be resolved (contract.Resolve, by the supervisor or by
+// Execute): Run enforces them and fills in nothing, so limits that are
+// not resolved (a zero or negative field) are a ContractError. The
+// envelope's Limits are req.Limits; Clamped is the resolver's to set.
+func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (res contract.Result) {
+	start := time.Now()
+	limits := req.Limits
+	res = contract.Result{Logs: []contract.LogEntry{}, Limits: limits}
+	if e := vm.admit(req); e != nil {
+		res.Error = e
+		return res
+	}
+	input := string(req.Input)
+	if len(req.Input) == 0 {
+		input = "null"
+	}
+
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0 := threadCPU()
+
+	x, cancel := vm.startExecution(ctx, limits, opts, req.Modules, start.Add(limits.Timeout))
+	defer cancel()
+	value, runErr := x.execute(req.Code, input)
+
+	x.ph = phaseDone
+	res.Logs = x.logs
+	if res.Logs == nil {
+		res.Logs = []contract.LogEntry{}
+	}
+	res.Stats = contract.Stats{
+		WallMS:          contract.Millis(time.Since(start)),
+		CPUMS:           contract.Millis(threadCPU() - cpu0),
+		PeakMemoryBytes: int64(vm.memorySize()),
+		PeakStackBytes:  vm.peakStack(),
+		DataRequests:    x.requests,
+		LogBytes:        x.logBytes,
+	}
+	if n, ok := vm.heapBytes(); ok {
+		res.Stats.HeapBytes = n
+	}
+	if runErr != nil {
+		res.Error = runErr
+		return res
+	}
+	res.OK = true
+	res.Value = json.RawMessage(value)
+	return res
+}
+
+// admit checks what can be checked before anything runs, and takes the
+// VM's one execution.
+func (vm *VM) admit(req contract.Request) *contract.Error {
+	limits := req.Limits
+	if err := limits.CheckResolved(); err != nil {
+		return contract.AsError(err)
+	}
+	if vm.used {
+		return contract.Errorf(contract.SandboxError, "engine: a VM runs exactly one execution")
+	}
+	vm.used = true
+	if limits.MemoryBytes > vm.memoryBytes {
+		return contract.Errorf(contract.SandboxError,
+			"engine: VM was prepared for %d bytes of memory, request needs %d", vm.memoryBytes, limits.MemoryBytes)
+	}
+	if err := req.Check(); err != nil {
+		return contract.AsError(err)
+	}
+	if err := contract.CheckCodeSize(req, limits); err != nil {
+		return err
+	}
+	return nil
+}
+
+// startExecution makes an execution on vm under ctx, bounded by deadline,
+// and binds it to every later call into the module, so that the host
+// imports find it. cancel releases the deadline's timer.
+func (vm *VM) startExecution(ctx context.Context, limits contract.Limits, opts RunOptions, modules map[string]string, deadline time.Time) (x *execution, cancel context.CancelFunc) {
+	x = &execution{vm: vm, ph: phaseCompile, limits: limits, opts: opts, modules: modules, parentCtx: ctx, deadline: deadline}
+	x.deadlineCtx, cancel = context.WithDeadline(ctx, deadline)
+	vm.bindContext(context.WithValue(x.deadlineCtx, executionKey{}, x))
+	return x, cancel
+}
+
+func breakoutError() *contract.Error {
+	return &contract.Error{Type: contract.UserCodeError, Name: "SyntaxError",
+		Message: "code must be the body of a function: it closes the function early (unbalanced braces)"}
+}
+
+// execute drives one execution: compile the wrapper, run it, pump jobs
+// until the result promise settles, stringify the value.
+func (x *execution) execute(code, input string) (string, *contract.Error) {
+	vm := x.vm
+	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(x.limits.MemoryBytes)); err != nil {
+		return "", x.classify(err)
+	}
+	if _, err := vm.call(vm.fn.setMaxStackSize, uint64(x.limits.StackBytes)); err != nil {
+		return "", x.classify(err)
+	}
+	source := wrapperHead + code + wrapperTail
+	// Host functions stay closed while the wrapper is evaluated: if the
+	// body breaks out of its function, whatever it runs outside can reach
+	// nothing, and run() rejects it before the body is ever called.
+	x.ph = phaseCompile
+	fnBox, err := vm.evalScript(source, "<code>")
+	if err != nil {
+		e := x.classify(err)
+		if e.Type == contract.UserCodeError && e.Name != "SyntaxError" {
+			// Evaluating the wrapper only creates a function; anything
+			// thrown from it ran outside the function body.
+			return "", breakoutError()
+		}
+		return "", e
+	}
+	defer vm.freeValue(fnBox)
+	srcBox, err := vm.newString(source[1 : len(source)-1])
+	if err != nil {
+		return "", x.classify(err)
+	}
+	defer vm.freeValue(srcBox)
+	inBox, err := vm.newString(input)
+	if err != nil {
+		return "", x.classify(err)
+	}
+	defer vm.freeValue(inBox)
+
+	x.ph = phaseRun
+	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox)
+	if err != nil {
+		return "", x.classify(err)
+	}
+	defer vm.freeValue(promise)
+	if isP, err := vm.call(vm.fn.isPromise, uint64(promise)); err != nil || isP == 0 {
+		return "", x.classify(errors.Join(err, errors.New("engine: wrapper did not return a promise")))
+	}
+	return x.settle(promise)
+}
+
+// settle runs jobs until the result promise settles (or the deadline
+// passes), then stringifies its value or classifies its rejection.
+func (x *execution) settle(promise uint32) (string, *contract.Error) {
+	vm := x.vm
+	for {
+		state, err := vm.call(vm.fn.promiseState, uint64(promise))
+		if err != nil {
+			return "", x.classify(err)
+		}
+		if state != 0 {
+			result, err := vm.call(vm.fn.promiseResult, uint64(promise))
+			if err != nil {
+				return "", x.classify(err)
+			}
+			defer vm.freeValue(uint32(result))
+			if state == 2 {
+				return "", x.classify(&jsException{value: uint32(result)})
+			}
+			return x.finish(uint32(result))
+		}
+		if x.timedOut() {
+			return "", x.timeoutError()
+		}
+		pending, err := vm.call(vm.fn.isJobPending)
+		if err != nil {
+			return "", x.classify(err)
+		}
+		if pending == 0 {
+			return "", &contract.Error{Type: contract.UserCodeError, Name: "Error",
+				Message: "the result promise can never settle: no jobs are left to run (a promise nothing resolves?)"}
+		}
+		rc, err := vm.call(vm.fn.executePendingJob)
+		if err != nil {
+			return "", x.classify(err)
+		}
+		if int32(rc) < 0 {
+			exc, err := vm.call(vm.fn.getException)
+			if err != nil {
+				return "", x.classify(err)
+			}
+			return "", x.classify(&jsException{value: uint32(exc)})
+		}
+	}
+}
+
+// finish stringifies the settled value inside the guest and checks the
+// output limit on the JSON bytes before copying them out.
+func (x *execution) finish(value uint32) (string, *contract.Error) {
+	vm := x.vm
+	s, err := vm.callFunction(vm.api.finish, value)
+	if err != nil {
+		e := x.classify(err)
+		if e.Type == contract.UserCodeError {
+			e.Message = "the result is not JSON-serializable: " + e.Message
+		}
+		return "", e
+	}
+	defer vm.freeValue(s)
+	b, n, ok, err := vm.stringBytes(s, x.limits.OutputBytes)
+	if err != nil {
+		return "", x.classify(err)
+	}
+	if !ok {
+		return "", contract.Errorf(contract.SandboxError, "engine: stringified result is not a string")
+	}
+	if n > x.limits.OutputBytes {
+		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, x.limits.OutputBytes)
+	}
+	// JSON.rawJSON can put a lone surrogate in the text as it is; the
+	// envelope carries it escaped, as JSON.stringify writes one, which
+	// makes the text longer.
+	b = wtf8ToJSON(b)
+	if n := int64(len(b)); n > x.limits.OutputBytes {
+		return "", contract.ResourceErrorf(contract.KindOutput, "result is %d bytes of JSON, over the %d-byte output limit", n, x.limits.OutputBytes)
+	}
+	// JSON.stringify wrote JSON, so json.Valid refuses it only when it
+	// nests deeper than encoding/json's 10,000 levels: no envelope can
+	// carry that, and the supervisor would take it for a broken child.
+	// Text that short cannot nest that deep, so most results skip the scan.
+	if !validJSONDepth(b) {
+		return "", contract.Errorf(contract.UserCodeError, "the result is not JSON-serializable: %s", contract.WhyNotJSON(b))
+	}
+	return string(b), nil
+}
+
+// shouldInterrupt answers QuickJS's interrupt handler: stop once the
+// deadline has passed, the caller has gone, or a host function has
+// ended the execution.
+func (x *execution) shouldInterrupt() bool {
+	if x.interrupted || x.fatal != nil {
+		return true
+	}
+	if !x.deadline.IsZero() && !time.Now().Before(x.deadline) || x.parentCtx != nil && x.parentCtx.Err() != nil {
+		x.interrupted = true
+		return true
+	}
+	return false
+}
+
+func (x *execution) timedOut() bool {
+	return x.interrupted || !time.Now().Before(x.deadline) || x.parentCtx.Err() != nil
+}
+
+func (x *execution) timeoutError() *contract.Error {
+	if errors.Is(x.parentCtx.Err(), context.Canceled) {
+		return contract.Errorf(contract.AbortError, "execution cancelled by the caller")
+	}
+	return contract.Errorf(contract.TimeoutError, "execution exceeded its %v deadline", x.limits.Timeout)
+}
+
+// importable is the modules the guest may import now: the request's
+// while its code runs, none before.
+func (x *execution) importable() map[string]string {
+	if x.ph != phaseRun {
+		return nil
+	}
+	return x.modules
+}
+
+// abort ends the execution from inside a host function with err: the
+// instance traps (VM.trap) and classify reports err. No guest code runs
+// after it.
+func (x *execution) abort(err *contract.Error) {
+	if x.fatal == nil {
+		x.fatal = err
+	}
+	x.vm.trap(err)
+}
+
+// validJSONDepth reports whether b, JSON that JSON.stringify wrote, nests
+// no deeper than contract.MaxJSONDepth, the only way such text fails
+// json.Valid. Nesting that deep takes at least 2*MaxJSONDepth bytes, so
+// shorter text needs no scan.
+func validJSONDepth(b []byte) bool {
+	return len(b) <= 2*contract.MaxJSONDepth || json.Valid(b)
+}
