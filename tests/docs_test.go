@@ -49,6 +49,10 @@ import (
 //     packages and exported identifiers, which stay put when internals
 //     are renamed.
 //
+// Outside backticks, one more rule: a section named after a document,
+// as in RATIONALE.md, "Strict JSON decoding" or BENCHMARKS.md ("The
+// soak"), must be the start of a heading of that document.
+//
 // Anything else (JSON fields, flags, commands, ALL_CAPS constants, C
 // names with underscores, standard library names such as `json.Valid`)
 // is not checked.
@@ -89,6 +93,14 @@ func TestDocNamesFindsWhatIsMissing(t *testing.T) {
 		"no_such_file.go", "TestNoSuchTest", "FuzzNoSuchTarget*", "contract.NoSuchName",
 		"contract.Limits.NoSuchMember", "supervisor.NoSuchConfig", "NoSuchIdentifier",
 		"Limits.NoSuchMethod", "docsModuleRoot", "contract.DefaultCaps.NoSuchField",
+	}
+	for _, p := range idx.check("As RATIONALE.md, \"Strict JSON\ndecoding\" says, and\nnot as RATIONALE.md, \"No such section\" does.") {
+		if p.span != `RATIONALE.md, "No such section"` || p.line != 3 {
+			t.Errorf("the one missing section is RATIONALE.md, \"No such section\" on line 3, but got %+v", p)
+		}
+	}
+	if got := idx.check("RATIONALE.md, \"No such section\""); len(got) != 1 {
+		t.Errorf("a missing section was not reported: %+v", got)
 	}
 	var text strings.Builder
 	for _, s := range absent {
@@ -343,9 +355,12 @@ var (
 	testName  = regexp.MustCompile(`^(Test|Fuzz|Benchmark|Example)([A-Z_0-9]|$)`)
 )
 
+// sectionRef is a document's name followed by a quoted section title.
+var sectionRef = regexp.MustCompile(`((?:docs/)?[A-Za-z-]+\.md),? \(?"([^"]+)"`)
+
 // check applies the rules to a document's text, code blocks left out.
 func (idx *moduleIndex) check(doc string) []problem {
-	var problems []problem
+	problems := idx.checkSections(doc)
 	inFence := false
 	lines := strings.Split(doc, "\n")
 	for i, line := range lines {
@@ -546,4 +561,56 @@ func hasLower(s string) bool {
 // English word or a JSON field, `enterHost` only a Go name.
 func isLowerWord(s string) bool {
 	return strings.IndexFunc(s, unicode.IsUpper) < 0
+}
+
+// checkSections finds the sections the text names after a document
+// ("RATIONALE.md, "Title"", across line breaks too) that are no
+// heading's start in that document.
+func (idx *moduleIndex) checkSections(doc string) []problem {
+	var problems []problem
+	flat := strings.Join(strings.Fields(doc), " ")
+	for _, m := range sectionRef.FindAllStringSubmatchIndex(flat, -1) {
+		file, title := flat[m[2]:m[3]], flat[m[4]:m[5]]
+		headings, ok := idx.headings(file)
+		if !ok {
+			continue // not one of the module's documents
+		}
+		if !slices.ContainsFunc(headings, func(h string) bool { return strings.HasPrefix(h, title) }) {
+			line := 1 + strings.Count(doc[:lineOffset(doc, flat[:m[0]])], "\n")
+			problems = append(problems, problem{line: line, span: file + `, "` + title + `"`, why: "no heading of " + file + " starts so"})
+		}
+	}
+	return problems
+}
+
+// headings are the headings of a document of the module, their "#"s and
+// spaces trimmed and their whitespace folded; ok is false when file is
+// no file of the module.
+func (idx *moduleIndex) headings(file string) (headings []string, ok bool) {
+	src, err := os.ReadFile(filepath.Join(idx.root, filepath.FromSlash(file)))
+	if err != nil {
+		return nil, false
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if h, found := strings.CutPrefix(line, "#"); found {
+			headings = append(headings, strings.Join(strings.Fields(strings.TrimLeft(h, "#")), " "))
+		}
+	}
+	return headings, true
+}
+
+// lineOffset is the offset in doc where the text whose whitespace was
+// folded into prefix ends: it walks doc word by word.
+func lineOffset(doc, prefix string) int {
+	words := len(strings.Fields(prefix))
+	i := 0
+	for n := 0; n < words; n++ {
+		for i < len(doc) && unicode.IsSpace(rune(doc[i])) {
+			i++
+		}
+		for i < len(doc) && !unicode.IsSpace(rune(doc[i])) {
+			i++
+		}
+	}
+	return i
 }
