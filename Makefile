@@ -9,7 +9,7 @@ TEST_FLAGS ?= -count=1 -timeout 20m
 
 .PHONY: build test test-stock wasm proto bench vet clean fuzz wazero-patch wazero-test
 
-# The project's patch to wazero (ARCHITECTURE.md, "Why a patch to wazero"):
+# The project's patch to wazero (RATIONALE.md, "Why a patch to wazero, and what retires it?"):
 # build/wazero/apply.sh copies the wazero of go.mod out of the module
 # cache into $(WAZERO_DIR), applies build/wazero/VERSION.patch there
 # (refusing a version it has no patch for, or a patch that does not apply)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Prepares the patched wazero that `make build` and `make test` compile
-# against (ARCHITECTURE.md, "Why a patch to wazero"): the module as the Go module
+# against (RATIONALE.md, "Why a patch to wazero"): the module as the Go module
 # proxy serves it (checked against go.sum by `go mod download`), copied out
 # of the module cache, with build/wazero/$VERSION.patch applied, and a
 # go.mod that replaces wazero with it. The repository's go.mod is never
@@ -24,7 +24,7 @@ version=$(cd "$root" && go list -m -f '{{.Version}}' github.com/tetratelabs/waze
 patchfile=$here/$version.patch
 if [ ! -f "$patchfile" ]; then
 	echo "build/wazero: go.mod requires wazero $version, but the patch is for $(ls "$here" | sed -n 's/\.patch$//p' | tr '\n' ' ')" >&2
-	echo "build/wazero: port the patch to $version (ARCHITECTURE.md, \"Why a patch to wazero\"), or build stock wazero with 'make build WAZERO_PATCH=0'" >&2
+	echo "build/wazero: port the patch to $version (RATIONALE.md, \"Why a patch to wazero\"), or build stock wazero with 'make build WAZERO_PATCH=0'" >&2
 	exit 1
 fi
 
@@ -50,7 +50,7 @@ chmod -R u+w "$tmp"
 if ! patch -d "$tmp" -p1 -F0 --no-backup-if-mismatch --dry-run --quiet -f <"$patchfile" >"$out/patch.log" 2>&1; then
 	cat "$out/patch.log" >&2
 	rm -rf "$tmp"
-	echo "build/wazero: $patchfile does not apply to wazero $version: port it (ARCHITECTURE.md, \"Why a patch to wazero\")" >&2
+	echo "build/wazero: $patchfile does not apply to wazero $version: port it (RATIONALE.md, \"Why a patch to wazero\")" >&2
 	exit 1
 fi
 patch -d "$tmp" -p1 -F0 --no-backup-if-mismatch --quiet -f <"$patchfile"
