@@ -215,12 +215,9 @@ func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contra
 		Handler: request,
 		OnLog: func(e contract.LogEntry) {
 			if !secondP {
-				// The guest holds the child's one P while it runs, and a
-				// guest in a slow builtin reaches no Go preemption point:
-				// gRPC's writer goroutine would not send the log events
-				// queued before it until the supervisor killed the child,
-				// and they would be lost. A second P lets it send them as
-				// they come. Only an execution that logs pays for it.
+				// So that gRPC's writer can send the log events while the
+				// guest holds the one P (RATIONALE.md, "Why does a child
+				// run with GOMAXPROCS=1 and GOGC=off?").
 				secondP = true
 				runtime.GOMAXPROCS(2)
 			}

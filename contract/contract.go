@@ -19,24 +19,17 @@ import (
 // ErrorType is the class of a failed execution. Callers branch on it.
 type ErrorType string
 
-// The error types of the contract. Every failed envelope carries one.
+// The error types of the contract. Every failed envelope carries one;
+// the README's "The contract" says when each is given (it is the one
+// definition; the names below only label them).
 const (
-	// UserCodeError: the code threw, or does not parse.
 	UserCodeError ErrorType = "UserCodeError"
-	// TimeoutError: the deadline passed (interrupt, cancel or kill).
-	TimeoutError ErrorType = "TimeoutError"
-	// ResourceError: memory, stack, output, code size or data
-	// requests over its limit, or the cgroup OOM-killed the child.
-	ResourceError ErrorType = "ResourceError"
-	// ContractError: the request is malformed.
+	TimeoutError  ErrorType = "TimeoutError"
+	ResourceError ErrorType = "ResourceError" // Error.Kind says which limit
 	ContractError ErrorType = "ContractError"
-	// AbortError: the caller cancelled.
-	AbortError ErrorType = "AbortError"
-	// CapacityError: no child could be had in time.
+	AbortError    ErrorType = "AbortError"
 	CapacityError ErrorType = "CapacityError"
-	// SandboxError: anything else in the sandbox layer (child crashed,
-	// protocol broke).
-	SandboxError ErrorType = "SandboxError"
+	SandboxError  ErrorType = "SandboxError"
 )
 
 // Known reports whether t is one of the contract's error types.

@@ -256,15 +256,10 @@ func (sp *processSpawner) startupPhases() []PhaseStat { return sp.startup.snapsh
 
 // childRuntimeEnv is the Go runtime's configuration in a child, set in
 // its environment so that it holds from the first instruction:
-//
-//   - GOMAXPROCS=1: a child runs one execution on one goroutine at a time
-//     (gRPC's goroutines wait on the network). A second P only adds
-//     threads to create and wake: one P made the warm path faster and
-//     the child cheaper (BENCHMARKS.md, "Behind the comments"). Guest
-//     code still yields: every host callback, including the interrupt
-//     poll QuickJS makes every ~10,000 ticks, is a Go preemption point.
-//   - GOGC=off with GOMEMLIMIT below the child's memory cap memCap
-//     (goMemLimit; memory.go says why).
+// GOMAXPROCS=1 (RATIONALE.md, "Why does a child run with GOMAXPROCS=1
+// and GOGC=off?", says why, and why a child that logs takes a second P),
+// and GOGC=off with GOMEMLIMIT below the child's memory cap memCap
+// (goMemLimit; memory.go says why).
 func childRuntimeEnv(memCap int64) []string {
 	return []string{
 		"GOMAXPROCS=1",

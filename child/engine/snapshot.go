@@ -18,7 +18,7 @@ import (
 // everything NewVM does that does not depend on the request, and that is
 // byte for byte the same in every child but for a few words of entropy.
 // A child maps it privately (copy-on-write) as its linear memory instead
-// of running init (ARCHITECTURE.md, "The heap snapshot").
+// of running init (docs/snapshot.md).
 //
 // The file: a header of snapshotHeaderSize bytes (snapshotHeader as
 // JSON, padded with zeros), then the memory from ImageStart to the end
