@@ -49,73 +49,93 @@ func detect(h host) Report {
 		Mode:        h.mode,
 		Controllers: map[string]bool{"memory": false, "pids": false, "swap": false},
 	}
-	var (
-		dirs  []string
-		notes []string
-	)
+	var dirs, notes []string
 	switch h.mode {
 	case ModeNone:
 		r.Reason = h.reason
 		return r
 	case ModeV1:
-		kind := "legacy"
-		if h.hybrid {
-			kind = "hybrid"
-		}
-		notes = append(notes, "cgroup v1 ("+kind+")")
-		for _, c := range []string{"memory", "pids"} {
-			mnt, ok := h.mounts[c]
-			if !ok {
-				notes = append(notes, c+" controller not mounted")
-				continue
-			}
-			dir, err := dirOf(mnt, h.own1[c])
-			if err != nil {
-				notes = append(notes, fmt.Sprintf("%s: %v", c, err))
-				continue
-			}
-			r.Controllers[c] = true
-			dirs = append(dirs, dir)
-			notes = append(notes, fmt.Sprintf("%s at %s", c, dir))
-			if c == "memory" {
-				r.Controllers["swap"] = exists(filepath.Join(dir, "memory.memsw.limit_in_bytes"))
-				if !r.Controllers["swap"] {
-					notes = append(notes, "no memory.memsw.* (swap accounting off, boot with swapaccount=1): swap is not capped")
-				}
-			}
-		}
+		dirs, notes = detectV1(h, r.Controllers)
 	case ModeV2:
 		dir, err := dirOf(h.mount2, h.own2)
 		if err != nil {
 			r.Reason = fmt.Sprintf("cgroup v2: %v", err)
 			return r
 		}
-		dirs = append(dirs, dir)
-		ctls, _ := readTrim(filepath.Join(dir, "cgroup.controllers"))
-		have := strings.Fields(ctls)
-		notes = append(notes, fmt.Sprintf("cgroup v2 at %s (controllers: %s)", dir, ctls))
-		for _, c := range []string{"memory", "pids"} {
-			r.Controllers[c] = slices.Contains(have, c)
-			if !r.Controllers[c] {
-				notes = append(notes, c+" controller not delegated to this cgroup (run under systemd with Delegate=yes)")
-			}
+		dirs, notes = []string{dir}, detectV2(h, dir, r.Controllers)
+	}
+	var probeNotes []string
+	r.Writable, probeNotes = probeWritable(dirs)
+	r.Reason = strings.Join(append(notes, probeNotes...), "; ")
+	return r
+}
+
+// detectV1 finds the memory and pids hierarchies' directories of this
+// process, marks what it found in ctls (and swap, from memory's
+// memsw files), and says what it found in notes.
+func detectV1(h host, ctls map[string]bool) (dirs, notes []string) {
+	kind := "legacy"
+	if h.hybrid {
+		kind = "hybrid"
+	}
+	notes = append(notes, "cgroup v1 ("+kind+")")
+	for _, c := range []string{"memory", "pids"} {
+		mnt, ok := h.mounts[c]
+		if !ok {
+			notes = append(notes, c+" controller not mounted")
+			continue
 		}
-		switch {
-		case h.own2 == "/":
-			notes = append(notes, "at the root cgroup: swap accounting cannot be checked")
-		case r.Controllers["memory"]:
-			r.Controllers["swap"] = exists(filepath.Join(dir, "memory.swap.max"))
-			if !r.Controllers["swap"] {
-				notes = append(notes, "no memory.swap.max (swap accounting off): swap is not capped")
+		dir, err := dirOf(mnt, h.own1[c])
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v", c, err))
+			continue
+		}
+		ctls[c] = true
+		dirs = append(dirs, dir)
+		notes = append(notes, fmt.Sprintf("%s at %s", c, dir))
+		if c == "memory" {
+			ctls["swap"] = exists(filepath.Join(dir, "memory.memsw.limit_in_bytes"))
+			if !ctls["swap"] {
+				notes = append(notes, "no memory.memsw.* (swap accounting off, boot with swapaccount=1): swap is not capped")
 			}
 		}
 	}
-	r.Writable = true
+	return dirs, notes
+}
+
+// detectV2 marks in ctls the controllers delegated to this process's v2
+// cgroup dir (and swap, from memory.swap.max), and says what it found.
+func detectV2(h host, dir string, ctls map[string]bool) (notes []string) {
+	avail, _ := readTrim(filepath.Join(dir, "cgroup.controllers"))
+	have := strings.Fields(avail)
+	notes = append(notes, fmt.Sprintf("cgroup v2 at %s (controllers: %s)", dir, avail))
+	for _, c := range []string{"memory", "pids"} {
+		ctls[c] = slices.Contains(have, c)
+		if !ctls[c] {
+			notes = append(notes, c+" controller not delegated to this cgroup (run under systemd with Delegate=yes)")
+		}
+	}
+	switch {
+	case h.own2 == "/":
+		notes = append(notes, "at the root cgroup: swap accounting cannot be checked")
+	case ctls["memory"]:
+		ctls["swap"] = exists(filepath.Join(dir, "memory.swap.max"))
+		if !ctls["swap"] {
+			notes = append(notes, "no memory.swap.max (swap accounting off): swap is not capped")
+		}
+	}
+	return notes
+}
+
+// probeWritable creates and removes a probe group in each of dirs, and
+// reports whether every one could be created.
+func probeWritable(dirs []string) (writable bool, notes []string) {
+	writable = true
 	probe := groupName("probe-", os.Getpid(), 0)
 	for _, d := range dirs {
 		p := filepath.Join(d, probe)
 		if err := os.Mkdir(p, 0o755); err != nil {
-			r.Writable = false
+			writable = false
 			notes = append(notes, fmt.Sprintf("cannot create groups in %s: %v", d, err))
 			continue
 		}
@@ -123,8 +143,7 @@ func detect(h host) Report {
 			notes = append(notes, fmt.Sprintf("probe group left behind: %v", err))
 		}
 	}
-	r.Reason = strings.Join(notes, "; ")
-	return r
+	return writable, notes
 }
 
 // host is what probeHost found: the mode and where each hierarchy is.

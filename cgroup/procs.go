@@ -1,7 +1,6 @@
 package cgroup
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -334,75 +333,4 @@ func readProcs(dirs []string) ([]int, error) {
 		}
 	}
 	return out, nil
-}
-
-// mkdirAllTracked is os.MkdirAll that returns the directories it created,
-// innermost first.
-func mkdirAllTracked(dir string) ([]string, error) {
-	var missing []string
-	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
-		if exists(d) {
-			break
-		}
-		missing = append(missing, d)
-	}
-	var created []string
-	for _, d := range slices.Backward(missing) {
-		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			for _, c := range created {
-				unix.Rmdir(c)
-			}
-			return nil, err
-		}
-		created = append([]string{d}, created...)
-	}
-	return created, nil
-}
-
-func readTrim(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(b)), nil
-}
-
-// readUint reads a file holding one unsigned number ("max" reads as the
-// largest uint64).
-func readUint(path string) (uint64, error) {
-	s, err := readTrim(path)
-	if err != nil {
-		return 0, err
-	}
-	if s == "max" {
-		return ^uint64(0), nil
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("parse %s: %w", path, err)
-	}
-	return n, nil
-}
-
-// readKey reads the value of key in a "key value" per line file
-// (memory.events, memory.oom_control). found is false if the key is absent.
-func readKey(path, key string) (v uint64, found bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, false, err
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		k, val, ok := strings.Cut(s.Text(), " ")
-		if !ok || k != key {
-			continue
-		}
-		v, err := strconv.ParseUint(strings.TrimSpace(val), 10, 64)
-		if err != nil {
-			return 0, false, fmt.Errorf("parse %s in %s: %w", key, path, err)
-		}
-		return v, true, nil
-	}
-	return 0, false, s.Err()
 }

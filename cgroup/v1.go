@@ -2,7 +2,9 @@ package cgroup
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 
@@ -115,22 +117,32 @@ func (m *Manager) createV1(name string, lim Limits) (*Group, error) {
 		g.rmdirs()
 		return nil, fmt.Errorf("cgroup: create group %q: %w", name, err)
 	}
-	g.v1 = cg
-	if err := g.applyV1(lim); err != nil {
+	v := &v1Group{cg: cg}
+	g.version = v
+	if err := v.apply(lim, g.memDir, g.pidsDir, m.swap); err != nil {
 		g.rmdirs()
 		return nil, fmt.Errorf("%w: group %q: %w", ErrLimit, name, err)
 	}
 	return g, nil
 }
 
-// applyV1 writes the caps through containerd/cgroups, memory limit before
+// v1Group is a Group's cgroup v1 side: one directory per controller,
+// reached through containerd/cgroups' cgroup1.
+type v1Group struct {
+	cg cgroup1.Cgroup
+}
+
+var _ groupVersion = (*v1Group)(nil)
+
+// apply writes the caps through containerd/cgroups, memory limit before
 // memsw (memsw may never be below the memory limit), then reads them back.
-func (g *Group) applyV1(lim Limits) error {
+// swap says whether memsw can be capped.
+func (v *v1Group) apply(lim Limits, memDir, pidsDir string, swap bool) error {
 	res := &specs.LinuxResources{}
 	if lim.MemoryBytes > 0 {
 		mem := lim.MemoryBytes
 		res.Memory = &specs.LinuxMemory{Limit: &mem}
-		if g.m.swap {
+		if swap {
 			res.Memory.Swap = &mem
 		}
 	}
@@ -138,33 +150,58 @@ func (g *Group) applyV1(lim Limits) error {
 		pids := lim.PidsMax
 		res.Pids = &specs.LinuxPids{Limit: &pids}
 	}
-	if err := g.v1.Update(res); err != nil {
+	if err := v.cg.Update(res); err != nil {
 		return err
 	}
 	if lim.MemoryBytes > 0 {
 		want := pageRound(lim.MemoryBytes)
-		if err := checkValue(g.memDir, "memory.limit_in_bytes", want); err != nil {
+		if err := checkValue(memDir, "memory.limit_in_bytes", want); err != nil {
 			return err
 		}
-		if g.m.swap {
-			if err := checkValue(g.memDir, "memory.memsw.limit_in_bytes", want); err != nil {
+		if swap {
+			if err := checkValue(memDir, "memory.memsw.limit_in_bytes", want); err != nil {
 				return err
 			}
 		}
 	}
 	if lim.PidsMax > 0 {
-		if err := checkValue(g.pidsDir, "pids.max", strconv.FormatInt(lim.PidsMax, 10)); err != nil {
+		if err := checkValue(pidsDir, "pids.max", strconv.FormatInt(lim.PidsMax, 10)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// rmdirs removes a group that was never handed out (it has no processes).
-func (g *Group) rmdirs() {
-	for _, d := range g.dirs {
-		if err := rmdirRetry(d.dir); err != nil {
-			g.m.log.Warn("cannot remove failed group", "dir", d.dir, "err", err)
-		}
+func (v *v1Group) addProc(pid int) error { return v.cg.AddProc(uint64(pid)) }
+
+func (v *v1Group) openPeak(memDir string) (*os.File, error) {
+	return os.Open(filepath.Join(memDir, "memory.max_usage_in_bytes"))
+}
+
+func (v *v1Group) oomKills(memDir string, peakBytes func() (uint64, error)) (uint64, error) {
+	n, found, err := readKey(filepath.Join(memDir, "memory.oom_control"), "oom_kill")
+	if err != nil {
+		return 0, err
 	}
+	if found {
+		return n, nil
+	}
+	// Kernels before 4.13 have no oom_kill counter: report one kill if the
+	// group hit its limit at its peak. It cannot tell one kill from several.
+	limit, err1 := readUint(filepath.Join(memDir, "memory.limit_in_bytes"))
+	peak, err2 := peakBytes()
+	fails, err3 := readUint(filepath.Join(memDir, "memory.failcnt"))
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return 0, err
+	}
+	if fails > 0 && peak+uint64(os.Getpagesize()) >= limit {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// kill freezes forks with pids.max 0 and signals every listed pid: v1
+// has no cgroup.kill.
+func (v *v1Group) kill(dirs []string, pidsDir string) error {
+	return killTree(dirs, pidsDir)
 }

@@ -183,8 +183,9 @@ func (m *Manager) createV2(name string, lim Limits) (*Group, error) {
 		g.rmdirs()
 		return nil, fmt.Errorf("cgroup: create group %q: %w", name, err)
 	}
-	g.v2 = mgr
-	if err := g.applyV2(lim); err != nil {
+	v := &v2Group{mgr: mgr, dir: dir}
+	g.version = v
+	if err := v.apply(lim); err != nil {
 		g.rmdirs()
 		return nil, fmt.Errorf("%w: group %q: %w", ErrLimit, name, err)
 	}
@@ -197,18 +198,26 @@ func (m *Manager) createV2(name string, lim Limits) (*Group, error) {
 	return g, nil
 }
 
-// applyV2 writes the caps through containerd/cgroups (memory.swap.max,
+// v2Group is a Group's cgroup v2 side: one directory in the unified
+// hierarchy, reached through containerd/cgroups' cgroup2.
+type v2Group struct {
+	mgr *cgroup2.Manager
+	dir string
+}
+
+var _ groupVersion = (*v2Group)(nil)
+
+// apply writes the caps through containerd/cgroups (memory.swap.max,
 // memory.max, memory.oom.group, pids.max) and reads them back.
 // memory.oom.group makes an OOM kill take the whole group down: a child is
 // used once, so there is nothing worth keeping half alive.
-func (g *Group) applyV2(lim Limits) error {
-	dir := g.dirs[0].dir
+func (v *v2Group) apply(lim Limits) error {
 	res := &cgroup2.Resources{}
 	swap := false
 	if lim.MemoryBytes > 0 {
 		mem, oomGroup := lim.MemoryBytes, true
 		res.Memory = &cgroup2.Memory{Max: &mem, OOMGroup: &oomGroup}
-		if swap = exists(filepath.Join(dir, "memory.swap.max")); swap {
+		if swap = exists(filepath.Join(v.dir, "memory.swap.max")); swap {
 			zero := int64(0)
 			res.Memory.Swap = &zero
 		}
@@ -216,26 +225,52 @@ func (g *Group) applyV2(lim Limits) error {
 	if lim.PidsMax > 0 {
 		res.Pids = &cgroup2.Pids{Max: lim.PidsMax}
 	}
-	if err := g.v2.Update(res); err != nil {
+	if err := v.mgr.Update(res); err != nil {
 		return err
 	}
 	if lim.MemoryBytes > 0 {
-		if err := checkValue(dir, "memory.max", pageRound(lim.MemoryBytes)); err != nil {
+		if err := checkValue(v.dir, "memory.max", pageRound(lim.MemoryBytes)); err != nil {
 			return err
 		}
-		if err := checkValue(dir, "memory.oom.group", "1"); err != nil {
+		if err := checkValue(v.dir, "memory.oom.group", "1"); err != nil {
 			return err
 		}
 		if swap {
-			if err := checkValue(dir, "memory.swap.max", "0"); err != nil {
+			if err := checkValue(v.dir, "memory.swap.max", "0"); err != nil {
 				return err
 			}
 		}
 	}
 	if lim.PidsMax > 0 {
-		if err := checkValue(dir, "pids.max", strconv.FormatInt(lim.PidsMax, 10)); err != nil {
+		if err := checkValue(v.dir, "pids.max", strconv.FormatInt(lim.PidsMax, 10)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func (v *v2Group) addProc(pid int) error { return v.mgr.AddProc(uint64(pid)) }
+
+// openPeak opens memory.peak, or memory.current on kernels before 5.19,
+// which keep no peak.
+func (v *v2Group) openPeak(memDir string) (*os.File, error) {
+	f, err := os.Open(filepath.Join(memDir, "memory.peak"))
+	if !errors.Is(err, os.ErrNotExist) {
+		return f, err
+	}
+	return os.Open(filepath.Join(memDir, "memory.current"))
+}
+
+func (v *v2Group) oomKills(memDir string, _ func() (uint64, error)) (uint64, error) {
+	n, _, err := readKey(filepath.Join(memDir, "memory.events"), "oom_kill")
+	return n, err
+}
+
+// kill writes cgroup.kill where the kernel has it (5.14+), and otherwise
+// does as v1 does.
+func (v *v2Group) kill(dirs []string, pidsDir string) error {
+	if exists(filepath.Join(v.dir, "cgroup.kill")) {
+		return v.mgr.Kill()
+	}
+	return killTree(dirs, pidsDir)
 }

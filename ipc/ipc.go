@@ -12,9 +12,17 @@
 // Only this package imports go-plugin, gRPC and protobuf, so it also holds
 // both ends of the process: Serve for the child's main, Start for the
 // supervisor. The child's configuration (ChildConfig) is part of the
-// contract too: the supervisor imports ipc, never the child package. Everything that crosses the wire is a contract type,
-// converted in convert.go and nowhere else. The generated code in ipc/pb
-// is committed; generate.sh rebuilds it.
+// contract too: the supervisor imports ipc, never the child package.
+// Everything that crosses the wire is a contract type, converted in
+// convert.go and nowhere else. The generated code in ipc/pb is committed;
+// generate.sh rebuilds it.
+//
+// A file per side: client.go is the supervisor's (Client, and its checks
+// of everything the child sends); server.go is the child's (Serve, Runner,
+// the gRPC server of its one execution); process.go starts a child
+// (Start, Process) with launcher.go's process launcher for go-plugin;
+// wire.go is the supervisor's connection to a child and its meter (the
+// wire budget), wirecaps.go the message caps derived from the limits.
 //
 // This is an implementation package of Warden, with no compatibility
 // promise: its API changes whenever Warden's internals do. Programs that
@@ -35,7 +43,6 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/ipc/pb"
 )
 
@@ -77,36 +84,6 @@ func clientPluginMap() map[string]plugin.Plugin {
 // with r as the Runner.
 func ServerPluginMap(r Runner) map[string]plugin.Plugin {
 	return map[string]plugin.Plugin{PluginName: &ChildPlugin{Runner: r}}
-}
-
-// Runner is what a child serves: exactly one execution.
-type Runner interface {
-	// Run runs req; it calls emit for each log event as it happens and
-	// request for each host.request (request blocks until the supervisor
-	// answers or ctx ends). It returns the final envelope.
-	//
-	// ctx ends when the supervisor cancels the stream or goes away. emit
-	// forwards only EventLog events with Log set; the adapter sends started
-	// and result itself and ignores other types. emit and request are safe
-	// to call from several goroutines but do nothing useful after Run
-	// returns. An error from request carries the data handler's message
-	// verbatim, or says why no answer can come (ctx ended, stream closed).
-	Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result
-}
-
-// StreamOpener is an optional Runner method: StreamOpened runs when the
-// execution's stream opens, before its request is read. A supervisor that
-// opens the stream ahead of time (Client.Open) thereby lets the child do
-// last set-up, such as locking itself down, off the execution's path.
-type StreamOpener interface {
-	StreamOpened()
-}
-
-// StartupReporter is an optional Runner method: a child that keeps an
-// account of its start-up returns it, and the first Ping carries it to
-// the supervisor (Client.Ping).
-type StartupReporter interface {
-	Startup() Startup
 }
 
 // Startup is a child's account of its own start-up.

@@ -1,7 +1,8 @@
 package ipc
 
-// The two ends of a child process, so that the packages that start and run
-// children need not import go-plugin themselves.
+// The supervisor's start of a child process: go-plugin's client, with
+// Warden's own launcher (launcher.go) and dialer (wire.go), so that the
+// packages that start children need not import go-plugin themselves.
 
 import (
 	"context"
@@ -22,29 +23,6 @@ import (
 
 	"github.com/wardenhq/warden/contract"
 )
-
-// Serve serves r as a child, with the message caps of wire (its
-// ChildConfig's: zero fields mean MaxWireMessageBytes), and returns when the supervisor shuts the
-// child down. It must run in a process the supervisor started with Start:
-// without the handshake cookie in its environment (IsChild) it prints a
-// message and exits with status 1. The process's stdout carries
-// go-plugin's handshake, so nothing else may write to it; logger (nil:
-// discard) receives go-plugin's own records and should write to stderr,
-// which the supervisor reads as bounded text (stderr.go).
-func Serve(r Runner, wire WireCaps, logger *slog.Logger) {
-	hl := hclog.NewNullLogger()
-	if logger != nil {
-		hl = slogAdapter(logger)
-	}
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: handshake,
-		Plugins:         ServerPluginMap(r),
-		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, serverOptions(wire)...)...)
-		},
-		Logger: hl,
-	})
-}
 
 // ProcessConfig describes a child process for Start.
 type ProcessConfig struct {
@@ -91,16 +69,6 @@ type ProcessConfig struct {
 	WireBudget func(contract.Request) int64
 }
 
-// serverOptions are the child's gRPC server options, from the caps its
-// supervisor derived (ChildConfig.Wire): it takes the supervisor's
-// messages up to wire.ToChild and sends events up to wire.FromChild.
-func serverOptions(wire WireCaps) []grpc.ServerOption {
-	return []grpc.ServerOption{
-		grpc.MaxRecvMsgSize(orMax(wire.ToChild)),
-		grpc.MaxSendMsgSize(orMax(wire.FromChild)),
-	}
-}
-
 // dialOptions are the supervisor's gRPC options for a child: what it
 // accepts from the untrusted child is bounded by wire.FromChild (and,
 // for one execution, by the wire budget).
@@ -130,7 +98,6 @@ type Process struct {
 // child, and the connection is made (lazily, on the first call) only if
 // the process listening on it is the child; otherwise that call fails
 // with a SandboxError wrapping ErrPeerNotChild's text. Everything the
-// child sends counts against its wire budget (wire.go).
 func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 	if cfg.Cmd == nil {
 		return nil, errors.New("ipc: start child: ProcessConfig.Cmd is nil")
@@ -140,7 +107,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		logger = slogAdapter(cfg.Logger)
 	}
 	w := newWireMeter(cfg.WireBudget)
-	var run atomic.Pointer[cmdRunner] // set once go-plugin asks for the runner
+	var launched atomic.Pointer[launcher] // set once go-plugin asks for it
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		Plugins:          clientPluginMap(),
@@ -152,71 +119,86 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		// Our dialer replaces go-plugin's (options given here come after
 		// its own): peer check and metering (wire.go).
 		GRPCDialOptions: append(dialOptions(cfg.Wire), grpc.WithContextDialer(w.dial)),
-		// Our own runner starts cfg.Cmd: go-plugin passes a spec command
-		// carrying only its handshake variables (SkipHostEnv).
-		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, socketDir string) (runner.Runner, error) {
-			cfg.Cmd.Env = append(cfg.Cmd.Env, spec.Env...)
-			w.setSocketDir(socketDir)
-			if cfg.SocketOwner != 0 {
-				if err := os.Chown(socketDir, cfg.SocketOwner, -1); err != nil {
-					return nil, fmt.Errorf("ipc: hand the socket dir to uid %d: %w", cfg.SocketOwner, err)
-				}
-			}
-			r, err := newCmdRunner(cfg.Cmd, cfg.Started, cfg.Logger, w)
-			if err != nil {
-				return nil, err
-			}
-			run.Store(r)
-			return r, nil
-		},
+		RunnerFunc:      launchFunc(cfg, w, &launched),
 	})
 
-	type started struct {
-		client *Client
-		err    error
-	}
-	ch := make(chan started, 1)
+	ch := make(chan dispensed, 1)
 	go func() {
 		c, err := dispense(pc)
-		ch <- started{c, err}
+		ch <- dispensed{c, err}
 	}()
 	select {
-	case s := <-ch:
-		if s.err != nil {
+	case d := <-ch:
+		if d.err != nil {
 			pc.Kill()
 			w.removeSocketDir()
-			if r := run.Load(); r != nil && r.cmd.Process != nil {
-				return nil, r.startFailure(s.err)
+			if l := launched.Load(); l != nil && l.cmd.Process != nil {
+				return nil, l.startFailure(d.err)
 			}
-			return nil, s.err
+			return nil, d.err
 		}
-		s.client.wire = w
-		p := &Process{pc: pc, client: s.client, pid: cfg.Cmd.Process.Pid, pidfd: -1}
+		d.client.wire = w
+		p := &Process{pc: pc, client: d.client, pid: cfg.Cmd.Process.Pid, pidfd: -1}
 		if fd, err := unix.PidfdOpen(p.pid, 0); err == nil {
 			p.pidfd = fd
 		}
 		return p, nil
 	case <-ctx.Done():
-		// go-plugin holds its lock for the whole handshake, so Kill would
-		// wait for it; kill the child once the handshake is over instead.
-		if cfg.Abandoned != nil {
-			cfg.Abandoned.Add(1)
-		}
-		// Kill it now, so that the handshake fails at once rather than
-		// at its timeout.
-		if r := run.Load(); r != nil {
-			r.abandon()
-		}
-		go func() {
-			<-ch
-			pc.Kill()
-			w.removeSocketDir()
-			if cfg.Abandoned != nil {
-				cfg.Abandoned.Done()
-			}
-		}()
+		abandonStart(pc, ch, w, launched.Load(), cfg.Abandoned)
 		return nil, fmt.Errorf("ipc: start child: %w", ctx.Err())
 	}
+}
+
+// launchFunc is go-plugin's RunnerFunc for cfg: our own launcher starts
+// cfg.Cmd, with the handshake variables of go-plugin's spec command
+// (which carries only those: SkipHostEnv), and the socket directory
+// go-plugin made is recorded and handed to the child's uid. The launcher
+// is stored in launched for Start's failure paths.
+func launchFunc(cfg ProcessConfig, w *wireMeter, launched *atomic.Pointer[launcher]) func(hclog.Logger, *exec.Cmd, string) (runner.Runner, error) {
+	return func(_ hclog.Logger, spec *exec.Cmd, socketDir string) (runner.Runner, error) {
+		cfg.Cmd.Env = append(cfg.Cmd.Env, spec.Env...)
+		w.setSocketDir(socketDir)
+		if cfg.SocketOwner != 0 {
+			if err := os.Chown(socketDir, cfg.SocketOwner, -1); err != nil {
+				return nil, fmt.Errorf("ipc: hand the socket dir to uid %d: %w", cfg.SocketOwner, err)
+			}
+		}
+		l, err := newLauncher(cfg.Cmd, cfg.Started, cfg.Logger, w)
+		if err != nil {
+			return nil, err
+		}
+		launched.Store(l)
+		return l, nil
+	}
+}
+
+// dispensed is the outcome of dispense, handed from its goroutine to Start.
+type dispensed struct {
+	client *Client
+	err    error
+}
+
+// abandonStart lets go of a start whose ctx ended. go-plugin holds its
+// lock for the whole handshake, so pc.Kill would wait for it: the child
+// (l, nil if not launched yet) is killed now, so that the handshake
+// fails at once rather than at its timeout, and pc is killed and the
+// socket directory removed once the handshake is over, counted in
+// abandoned (may be nil) until then.
+func abandonStart(pc *plugin.Client, ch <-chan dispensed, w *wireMeter, l *launcher, abandoned *sync.WaitGroup) {
+	if abandoned != nil {
+		abandoned.Add(1)
+	}
+	if l != nil {
+		l.abandon()
+	}
+	go func() {
+		<-ch
+		pc.Kill()
+		w.removeSocketDir()
+		if abandoned != nil {
+			abandoned.Done()
+		}
+	}()
 }
 
 // dispense connects to the child and returns its Client.

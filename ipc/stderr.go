@@ -17,7 +17,7 @@ import (
 // an hclog JSON record (with unchecked type assertions: {"@message":1}
 // panics the supervisor) and re-log it at whatever level and with
 // whatever message and attributes the line claims. So go-plugin never
-// sees it (cmdRunner.Stderr hands it a reader that only ends): the child's
+// sees it (launcher.Stderr hands it a reader that only ends): the child's
 // stderr is read here, cut into lines of at most stderrLineBytes, and
 // logged under one fixed message and level, at most stderrLinesPerSecond
 // (with a burst of stderrBurst) and stderrTotalBytes in a child's life;

@@ -17,12 +17,14 @@ import (
 	"github.com/wardenhq/warden/contract"
 )
 
-// cmdRunner starts a child for go-plugin. It replaces go-plugin's own
-// runner so that the child's descriptors are exactly stdout and stderr
+// launcher starts a child's process for go-plugin: it is the
+// runner.Runner of go-plugin's RunnerFunc (named so as not to be taken
+// for Runner, what a child serves). It replaces go-plugin's own runner so
+// that the child's descriptors are exactly stdout and stderr
 // (go-plugin's would hand it the supervisor's stdin) and so that the
 // caller's exec.Cmd, with its SysProcAttr, is the one that runs and is
 // reaped (its ProcessState carries the child's rusage).
-type cmdRunner struct {
+type launcher struct {
 	cmd *exec.Cmd
 	// proc is cmd.Process once started, for abandon (another goroutine).
 	proc           atomic.Pointer[os.Process]
@@ -42,9 +44,9 @@ type cmdRunner struct {
 	tail stderrTail
 }
 
-var _ runner.Runner = (*cmdRunner)(nil)
+var _ runner.Runner = (*launcher)(nil)
 
-func newCmdRunner(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logger, w *wireMeter) (*cmdRunner, error) {
+func newLauncher(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logger, w *wireMeter) (*launcher, error) {
 	cmd.Stdin = nil // /dev/null
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -54,59 +56,59 @@ func newCmdRunner(cmd *exec.Cmd, started func(pid int) error, logger *slog.Logge
 	if err != nil {
 		return nil, err
 	}
-	return &cmdRunner{cmd: cmd, stdout: stdout, stderr: stderr, started: started, logger: logger, stderrDone: make(chan struct{}), wire: w, pidfd: -1}, nil
+	return &launcher{cmd: cmd, stdout: stdout, stderr: stderr, started: started, logger: logger, stderrDone: make(chan struct{}), wire: w, pidfd: -1}, nil
 }
 
-func (r *cmdRunner) Start(context.Context) error {
-	if err := r.cmd.Start(); err != nil {
+func (l *launcher) Start(context.Context) error {
+	if err := l.cmd.Start(); err != nil {
 		return err
 	}
-	r.proc.Store(r.cmd.Process)
-	r.wire.setPID(r.cmd.Process.Pid)
-	if r.started != nil {
-		if err := r.started(r.cmd.Process.Pid); err != nil {
-			r.cmd.Process.Kill()
-			r.cmd.Wait()
-			return fmt.Errorf("child %d: %w", r.cmd.Process.Pid, err)
+	l.proc.Store(l.cmd.Process)
+	l.wire.setPID(l.cmd.Process.Pid)
+	if l.started != nil {
+		if err := l.started(l.cmd.Process.Pid); err != nil {
+			l.cmd.Process.Kill()
+			l.cmd.Wait()
+			return fmt.Errorf("child %d: %w", l.cmd.Process.Pid, err)
 		}
 	}
-	pid := r.cmd.Process.Pid
+	pid := l.cmd.Process.Pid
 	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-		r.pidfd = fd
+		l.pidfd = fd
 	}
 	// go-plugin reads the handshake line from stdout, then drains it for
 	// the child's life: after the burst, at the child's expense too.
-	r.throttledStdout = throttledReadCloser{&throttle{r: r.stdout, exited: r.exitedWithin, allowance: stderrReadBurst, last: time.Now()}, r.stdout}
+	l.throttledStdout = throttledReadCloser{&throttle{r: l.stdout, exited: l.exitedWithin, allowance: stderrReadBurst, last: time.Now()}, l.stdout}
 	go func() {
-		defer close(r.stderrDone)
-		(&stderrLog{log: r.logger, pid: pid, tail: &r.tail}).run(r.stderr, r.exitedWithin)
+		defer close(l.stderrDone)
+		(&stderrLog{log: l.logger, pid: pid, tail: &l.tail}).run(l.stderr, l.exitedWithin)
 	}()
 	return nil
 }
 
 // Wait reaps the child. go-plugin calls it once it has read stdout and
 // stderr to their ends, so the pidfd is no longer needed.
-func (r *cmdRunner) Wait(context.Context) error {
-	err := r.cmd.Wait()
-	if r.pidfd >= 0 {
-		unix.Close(r.pidfd)
-		r.pidfd = -1
+func (l *launcher) Wait(context.Context) error {
+	err := l.cmd.Wait()
+	if l.pidfd >= 0 {
+		unix.Close(l.pidfd)
+		l.pidfd = -1
 	}
 	return err
 }
 
-func (r *cmdRunner) Kill(context.Context) error {
-	if r.cmd.Process == nil {
+func (l *launcher) Kill(context.Context) error {
+	if l.cmd.Process == nil {
 		return nil
 	}
-	if err := r.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := l.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
 	return nil
 }
 
 // Stdout is the child's stdout, read at most as fast as stderr is.
-func (r *cmdRunner) Stdout() io.ReadCloser { return r.throttledStdout }
+func (l *launcher) Stdout() io.ReadCloser { return l.throttledStdout }
 
 type throttledReadCloser struct {
 	io.Reader
@@ -115,38 +117,38 @@ type throttledReadCloser struct {
 
 // Stderr is what go-plugin reads as the child's stderr: never the child's
 // bytes, which stderrLog reads itself (stderr.go).
-func (r *cmdRunner) Stderr() io.ReadCloser { return endReader{r.stderrDone} }
-func (r *cmdRunner) Name() string          { return r.cmd.Path }
+func (l *launcher) Stderr() io.ReadCloser { return endReader{l.stderrDone} }
+func (l *launcher) Name() string          { return l.cmd.Path }
 
-func (r *cmdRunner) ID() string {
-	if r.cmd.Process == nil {
+func (l *launcher) ID() string {
+	if l.cmd.Process == nil {
 		return ""
 	}
-	return fmt.Sprint(r.cmd.Process.Pid)
+	return fmt.Sprint(l.cmd.Process.Pid)
 }
 
-func (r *cmdRunner) Diagnose(context.Context) string {
+func (l *launcher) Diagnose(context.Context) string {
 	return "the child failed to start or to complete the handshake; run `warden doctor`, and check that the binary runs the `child` subcommand"
 }
 
 // PluginToHost accepts only the Unix socket go-plugin's directory for
 // this child was made for (wire.go).
-func (r *cmdRunner) PluginToHost(n, a string) (string, string, error) {
-	if err := r.wire.setAddr(n, a); err != nil {
+func (l *launcher) PluginToHost(n, a string) (string, string, error) {
+	if err := l.wire.setAddr(n, a); err != nil {
 		return "", "", err
 	}
 	return n, a, nil
 }
-func (r *cmdRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }
+func (l *launcher) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }
 
 // exitedWithin waits up to d for the child to exit and reports whether
 // it has. Without a pidfd (kernels before 5.3) it only waits.
-func (r *cmdRunner) exitedWithin(d time.Duration) bool {
-	if r.pidfd < 0 {
+func (l *launcher) exitedWithin(d time.Duration) bool {
+	if l.pidfd < 0 {
 		time.Sleep(d)
 		return false
 	}
-	fds := []unix.PollFd{{Fd: int32(r.pidfd), Events: unix.POLLIN}}
+	fds := []unix.PollFd{{Fd: int32(l.pidfd), Events: unix.POLLIN}}
 	n, err := unix.Poll(fds, int(d.Milliseconds()))
 	return err == nil && n > 0
 }
@@ -155,8 +157,8 @@ func (r *cmdRunner) exitedWithin(d time.Duration) bool {
 // handshake: the handshake then fails at once instead of running to its
 // timeout. os.Process.Kill is safe after the reap (it signals through
 // the process's handle, never a reused pid).
-func (r *cmdRunner) abandon() {
-	if p := r.proc.Load(); p != nil {
+func (l *launcher) abandon() {
+	if p := l.proc.Load(); p != nil {
 		p.Kill()
 	}
 }
@@ -169,19 +171,19 @@ func (r *cmdRunner) abandon() {
 // the child said why on stderr, and its exit status says how it ended.
 // go-plugin's words stay only for a child that did not exit by itself
 // (a handshake that timed out, or a wrong line on stdout).
-func (r *cmdRunner) startFailure(err error) error {
+func (l *launcher) startFailure(err error) error {
 	// The rest of stderr arrives as the dead child's pipe drains.
 	select {
-	case <-r.stderrDone:
+	case <-l.stderrDone:
 	case <-time.After(time.Second):
 	}
 	status := "not started"
 	exited := false
-	if st := r.cmd.ProcessState; st != nil {
+	if st := l.cmd.ProcessState; st != nil {
 		status = st.String()
 		exited = st.Exited()
 	}
-	tail := r.tail.String()
+	tail := l.tail.String()
 	if tail == "" {
 		tail = "nothing"
 	}

@@ -1,13 +1,14 @@
 package ipc
 
+// The supervisor's side of a child: the Client that go-plugin dispenses,
+// and everything it checks of what the untrusted child sends.
+
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -212,19 +213,14 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 		return contract.Result{}, contract.Errorf(contract.ContractError, "ipc: the request cannot be sent: %s", status.Convert(err).Message())
 	}
 
-	var (
-		started   bool
-		lastSeq   int64
-		dataBytes int64 // request names and arguments, and answers sent
-		result    *contract.Result
-	)
+	x := &call{req: req}
 	for {
 		m, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
-			if result == nil {
+			if x.result == nil {
 				return contract.Result{}, violation("child closed the stream before sending a result")
 			}
-			return *result, nil
+			return *x.result, nil
 		}
 		if err != nil {
 			return contract.Result{}, c.classify(ctx, "execute", err)
@@ -233,73 +229,104 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 		if err != nil { // the only error: errUnknownEvent
 			return contract.Result{}, violation("child sent an event of unknown type")
 		}
-		if n, most := int64(proto.Size(m)), eventBytes(ev.Type, req); n > most {
-			return contract.Result{}, violation("child sent a %s event of %d bytes, over the %d its limits allow", ev.Type, n, most)
+		if err := x.admit(int64(proto.Size(m)), ev); err != nil {
+			return contract.Result{}, err
 		}
-		switch {
-		case ev.ExecutionID != req.ID:
-			return contract.Result{}, violation("child sent a %s event for execution %q, want %q", ev.Type, ev.ExecutionID, req.ID)
-		case result != nil:
-			if ev.Type == contract.EventResult {
-				return contract.Result{}, violation("child sent a second result")
-			}
-			return contract.Result{}, violation("child sent a %s event after its result", ev.Type)
-		case !started && ev.Type != contract.EventStarted:
-			return contract.Result{}, violation("child sent a %s event before started", ev.Type)
-		case started && ev.Type == contract.EventStarted:
-			return contract.Result{}, violation("child sent started twice")
+		if err := x.record(ev); err != nil {
+			return contract.Result{}, err
 		}
-
-		switch ev.Type {
-		case contract.EventStarted:
-			started = true
-		case contract.EventResult:
-			if ev.Result.OK == (ev.Result.Error != nil) {
-				return contract.Result{}, violation("child sent a result with ok=%t and error=%v", ev.Result.OK, ev.Result.Error)
-			}
-			if len(ev.Result.Value) > 0 && !contract.ValidJSON(ev.Result.Value) {
-				return contract.Result{}, violation("child sent a result value that is not JSON: %s", contract.WhyNotJSON(ev.Result.Value))
-			}
-			result = ev.Result
-			// The limits in force are the ones sent with the request; the
-			// child does not send them back (grpcServer.Execute), and
-			// which were clamped only the caller knows.
-			result.Limits, result.Clamped = req.Limits, nil
+		if ev.Type == contract.EventResult {
 			// Nothing more to say; the child ends the stream next.
 			_ = stream.CloseSend()
 			continue
-		case contract.EventDataRequest:
-			if ev.DataRequest.Seq != lastSeq+1 {
-				return contract.Result{}, violation("child sent data_request seq %d, want %d", ev.DataRequest.Seq, lastSeq+1)
-			}
-			lastSeq = ev.DataRequest.Seq
-			d := ev.DataRequest
-			if d.Seq > req.Limits.DataRequests {
-				return contract.Result{}, violation("child sent data request %d, over its limit of %d", d.Seq, req.Limits.DataRequests)
-			}
-			if len(d.Args) > 0 && !contract.ValidJSON(d.Args) {
-				return contract.Result{}, violation("child sent data request %d with arguments that are not JSON: %s", d.Seq, contract.WhyNotJSON(d.Args))
-			}
-			dataBytes += int64(len(d.Name) + len(d.Args))
-			if dataBytes > req.Limits.DataBytes {
-				return contract.Result{}, violation("child sent data requests of %d bytes, over its data_bytes limit of %d", dataBytes, req.Limits.DataBytes)
-			}
 		}
 		if onEvent != nil {
 			onEvent(ev)
 		}
 		if ev.Type == contract.EventDataRequest {
-			resp, over := answer(jctx, handler, *ev.DataRequest, req.Limits.DataBytes-dataBytes)
+			resp, over := answer(jctx, handler, *ev.DataRequest, req.Limits.DataBytes-x.dataBytes)
 			if over != nil {
 				// As in the engine, crossing a data limit ends the
 				// execution; the guest does not get to catch it.
 				return contract.Fail(over, req.Limits), nil
 			}
-			dataBytes += int64(len(resp.GetValue()) + len(resp.GetError()))
+			x.dataBytes += int64(len(resp.GetValue()) + len(resp.GetError()))
 			// As above: if the stream is gone, the next Recv says why.
 			_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_DataResponse{DataResponse: resp}})
 		}
 	}
+}
+
+// call is what one Execute has seen of the child's stream so far, to
+// check each event against the request and the events before it.
+type call struct {
+	req       contract.Request
+	started   bool
+	lastSeq   int64
+	dataBytes int64 // request names and arguments, and answers sent
+	result    *contract.Result
+}
+
+// admit returns a protocol violation if an event of size bytes may not
+// come now: too large for its type under the request's limits, for
+// another execution, after the result, or out of order around started.
+func (x *call) admit(size int64, ev contract.Event) error {
+	if most := eventBytes(ev.Type, x.req); size > most {
+		return violation("child sent a %s event of %d bytes, over the %d its limits allow", ev.Type, size, most)
+	}
+	switch {
+	case ev.ExecutionID != x.req.ID:
+		return violation("child sent a %s event for execution %q, want %q", ev.Type, ev.ExecutionID, x.req.ID)
+	case x.result != nil:
+		if ev.Type == contract.EventResult {
+			return violation("child sent a second result")
+		}
+		return violation("child sent a %s event after its result", ev.Type)
+	case !x.started && ev.Type != contract.EventStarted:
+		return violation("child sent a %s event before started", ev.Type)
+	case x.started && ev.Type == contract.EventStarted:
+		return violation("child sent started twice")
+	}
+	return nil
+}
+
+// record checks an admitted event's content and takes it into the
+// call's state: started, the result (with the request's limits), and the
+// data requests' sequence and bytes.
+func (x *call) record(ev contract.Event) error {
+	switch ev.Type {
+	case contract.EventStarted:
+		x.started = true
+	case contract.EventResult:
+		if ev.Result.OK == (ev.Result.Error != nil) {
+			return violation("child sent a result with ok=%t and error=%v", ev.Result.OK, ev.Result.Error)
+		}
+		if len(ev.Result.Value) > 0 && !contract.ValidJSON(ev.Result.Value) {
+			return violation("child sent a result value that is not JSON: %s", contract.WhyNotJSON(ev.Result.Value))
+		}
+		x.result = ev.Result
+		// The limits in force are the ones sent with the request; the
+		// child does not send them back (grpcServer.Execute), and
+		// which were clamped only the caller knows.
+		x.result.Limits, x.result.Clamped = x.req.Limits, nil
+	case contract.EventDataRequest:
+		d := ev.DataRequest
+		if d.Seq != x.lastSeq+1 {
+			return violation("child sent data_request seq %d, want %d", d.Seq, x.lastSeq+1)
+		}
+		x.lastSeq = d.Seq
+		if d.Seq > x.req.Limits.DataRequests {
+			return violation("child sent data request %d, over its limit of %d", d.Seq, x.req.Limits.DataRequests)
+		}
+		if len(d.Args) > 0 && !contract.ValidJSON(d.Args) {
+			return violation("child sent data request %d with arguments that are not JSON: %s", d.Seq, contract.WhyNotJSON(d.Args))
+		}
+		x.dataBytes += int64(len(d.Name) + len(d.Args))
+		if x.dataBytes > x.req.Limits.DataBytes {
+			return violation("child sent data requests of %d bytes, over its data_bytes limit of %d", x.dataBytes, x.req.Limits.DataBytes)
+		}
+	}
+	return nil
 }
 
 // answer calls handler for d under the one data-request policy
@@ -319,255 +346,4 @@ func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRe
 		return nil, contract.ResourceErrorf(contract.KindDataBytes, "host.request %q: the %s of %d bytes would take the traffic over the data_bytes limit", d.Name, what, n)
 	}
 	return resp, nil
-}
-
-// grpcServer is the child's side: the GRPCServer adapter around a Runner.
-type grpcServer struct {
-	pb.UnimplementedChildServer
-
-	runner Runner
-	// used is set by the first Execute; a child runs one execution.
-	used atomic.Bool
-}
-
-func newGRPCServer(r Runner) *grpcServer { return &grpcServer{runner: r} }
-
-// Ping answers at once, with the runner's start-up account if it keeps
-// one.
-func (s *grpcServer) Ping(context.Context, *pb.PingRequest) (*pb.PingResponse, error) {
-	if r, ok := s.runner.(StartupReporter); ok {
-		return startupToPB(r.Startup()), nil
-	}
-	return &pb.PingResponse{}, nil
-}
-
-// Execute serves the one execution of this child's life.
-func (s *grpcServer) Execute(stream pb.Child_ExecuteServer) error {
-	if !s.used.CompareAndSwap(false, true) {
-		return status.Error(codes.FailedPrecondition, "this child already ran an execution; a child runs one")
-	}
-	if o, ok := s.runner.(StreamOpener); ok {
-		o.StreamOpened()
-	}
-	first, err := stream.Recv()
-	if err != nil {
-		return err
-	}
-	r := first.GetRequest()
-	if r == nil {
-		return status.Error(codes.InvalidArgument, "the first message of an execution must be its request")
-	}
-	req := requestFromPB(r)
-
-	ctx, cancel := context.WithCancelCause(stream.Context())
-	defer cancel(nil)
-	x := &execution{
-		stream:  stream,
-		id:      req.ID,
-		ctx:     ctx,
-		cancel:  cancel,
-		pending: make(map[int64]chan *pb.DataResponse),
-		recvEnd: make(chan struct{}),
-	}
-	if err := x.send(contract.Event{Type: contract.EventStarted}); err != nil {
-		return err
-	}
-	// The receiver ends when the supervisor half-closes, or when the
-	// stream ends, which at the latest is when this method returns.
-	go x.receive()
-
-	res := s.runner.Run(ctx, req, x.emit, x.request)
-
-	x.finish()
-	if err := x.violation(); err != nil {
-		return err
-	}
-	// The supervisor sent the limits and knows which it clamped: they
-	// travel one way, and the result does not carry them back.
-	res.Limits, res.Clamped = contract.Limits{}, nil
-	return x.send(contract.Event{Type: contract.EventResult, Result: &res})
-}
-
-// execution is the child's state for its one Execute stream.
-type execution struct {
-	stream pb.Child_ExecuteServer
-	id     string
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-
-	// sendMu serialises Send (gRPC allows one sender at a time) and makes
-	// seq order and stream order the same.
-	sendMu   sync.Mutex
-	finished bool // guarded by sendMu: Run returned, only the result goes out
-
-	mu      sync.Mutex
-	pending map[int64]chan *pb.DataResponse // guarded by mu
-	issued  int64                           // guarded by mu (and written under sendMu): highest seq sent
-	recvErr error                           // guarded by mu: why no answer can come
-	broke   error                           // guarded by mu: the supervisor's protocol violation
-	recvEnd chan struct{}                   // closed when receive returns
-}
-
-// send writes one event. The caller must not hold sendMu.
-func (x *execution) send(e contract.Event) error {
-	x.sendMu.Lock()
-	defer x.sendMu.Unlock()
-	return x.sendLocked(e)
-}
-
-func (x *execution) sendLocked(e contract.Event) error {
-	e.ExecutionID = x.id
-	m, err := eventToPB(e)
-	if err != nil {
-		return status.Error(codes.Internal, err.Error())
-	}
-	return x.stream.Send(m)
-}
-
-// violation returns the supervisor's protocol violation, if any.
-func (x *execution) violation() error {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.broke
-}
-
-// fail records a protocol violation by the supervisor and stops the run.
-func (x *execution) fail(err error) {
-	x.mu.Lock()
-	x.broke = err
-	x.mu.Unlock()
-	x.cancel(err)
-}
-
-// finish stops emit and request from sending anything more.
-func (x *execution) finish() {
-	x.sendMu.Lock()
-	x.finished = true
-	x.sendMu.Unlock()
-}
-
-// emit is the Runner's emit: it forwards log events.
-func (x *execution) emit(e contract.Event) {
-	if e.Type != contract.EventLog || e.Log == nil {
-		return
-	}
-	x.sendMu.Lock()
-	defer x.sendMu.Unlock()
-	if x.finished {
-		return
-	}
-	// A failed Send means the stream is gone, and then ctx ends too.
-	_ = x.sendLocked(contract.Event{Type: contract.EventLog, Log: e.Log})
-}
-
-// request is the Runner's DataHandler: it sends a data_request and waits
-// for the matching data_response.
-func (x *execution) request(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-	ch := make(chan *pb.DataResponse, 1)
-
-	x.sendMu.Lock()
-	if x.finished {
-		x.sendMu.Unlock()
-		return nil, errors.New("ipc: data request after the execution finished")
-	}
-	x.mu.Lock()
-	if x.recvErr != nil {
-		err := x.recvErr
-		x.mu.Unlock()
-		x.sendMu.Unlock()
-		return nil, err
-	}
-	x.issued++
-	seq := x.issued
-	x.pending[seq] = ch
-	x.mu.Unlock()
-	err := x.sendLocked(contract.Event{
-		Type:        contract.EventDataRequest,
-		DataRequest: &contract.DataRequest{Seq: seq, Name: name, Args: args},
-	})
-	x.sendMu.Unlock()
-
-	forget := func() {
-		x.mu.Lock()
-		delete(x.pending, seq)
-		x.mu.Unlock()
-	}
-	if err != nil {
-		forget()
-		return nil, fmt.Errorf("ipc: send data request %d: %w", seq, err)
-	}
-	select {
-	case resp := <-ch:
-		return decodeAnswer(resp)
-	case <-ctx.Done():
-		forget()
-		return nil, fmt.Errorf("ipc: data request %d: %w", seq, ctx.Err())
-	case <-x.ctx.Done():
-		forget()
-		return nil, fmt.Errorf("ipc: data request %d: %w", seq, context.Cause(x.ctx))
-	case <-x.recvEnd:
-		forget()
-		select {
-		case resp := <-ch: // answered just before the stream ended
-			return decodeAnswer(resp)
-		default:
-		}
-		x.mu.Lock()
-		err := x.recvErr
-		x.mu.Unlock()
-		return nil, err
-	}
-}
-
-// decodeAnswer turns a data response into the DataHandler's results. The
-// engine applies the data-request policy (contract.CallDataHandler) to
-// them, as it does to any handler's.
-func decodeAnswer(resp *pb.DataResponse) (json.RawMessage, error) {
-	return dataResponseFromPB(resp)
-}
-
-// receive reads the supervisor's messages after the request: data
-// responses, delivered to the waiting request. Anything else cancels the
-// execution with an InvalidArgument cause.
-func (x *execution) receive() {
-	var err error
-	defer func() {
-		x.mu.Lock()
-		x.recvErr = err
-		x.mu.Unlock()
-		close(x.recvEnd)
-	}()
-	for {
-		var m *pb.ToChild
-		m, err = x.stream.Recv()
-		if errors.Is(err, io.EOF) {
-			err = errors.New("ipc: the supervisor closed its side of the stream; no answer will come")
-			return
-		}
-		if err != nil {
-			err = fmt.Errorf("ipc: execute stream: %w", err)
-			return
-		}
-		resp := m.GetDataResponse()
-		if resp == nil {
-			err = status.Error(codes.InvalidArgument, "protocol violation: after the request the supervisor may send only data responses")
-			x.fail(err)
-			return
-		}
-		x.mu.Lock()
-		ch, ok := x.pending[resp.GetSeq()]
-		delete(x.pending, resp.GetSeq())
-		issued := x.issued
-		x.mu.Unlock()
-		switch {
-		case ok:
-			ch <- resp // buffered, and only this goroutine sends on it
-		case resp.GetSeq() < 1 || resp.GetSeq() > issued:
-			err = status.Errorf(codes.InvalidArgument, "protocol violation: data response %d answers no request", resp.GetSeq())
-			x.fail(err)
-			return
-		default:
-			// The request gave up (its ctx ended) before the answer came.
-		}
-	}
 }
