@@ -51,11 +51,19 @@ image: build
 # wazero's tests of what the patch touches, each fuzz target for a few
 # thousand executions, then every test again on stock wazero (what a plain `go build`
 # by an embedder gets).
-test: $(WASM) build $(if $(WAZERO_DEP),wazero-test)
+test: $(WASM) build $(if $(WAZERO_DEP),wazero-test) cross
 	$(GO) vet ./...
 	$(GO) test -tags wardenfaults $(TEST_FLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME) WAZERO_PATCH=$(WAZERO_PATCH)
 	@$(if $(WAZERO_DEP),$(MAKE) --no-print-directory test-stock)
+
+# Builds off Linux: an embedder's macOS laptop builds everything (New
+# then returns supervisor.ErrUnsupportedPlatform), Windows the client and
+# the contract.
+.PHONY: cross
+cross: $(WASM)
+	GOOS=darwin GOARCH=arm64 $(GO) build ./...
+	GOOS=windows $(GO) build ./contract ./client
 
 # A soak (not part of test): SOAK_N executions of the attack corpus mixed
 # with benign traffic and every fault, two at a time, with the leak audit;

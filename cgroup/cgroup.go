@@ -95,3 +95,23 @@ func validName(name string) error {
 	}
 	return nil
 }
+
+// Report says what cgroup support the machine has, for `warden doctor`.
+type Report struct {
+	// Mode is "v1", "v2" or "none".
+	Mode string
+	// Controllers has the keys "memory", "pids" and "swap" (swap accounting,
+	// so that swap can be capped to zero).
+	Controllers map[string]bool
+	// Writable reports whether a probe group could be created and removed
+	// below the process's own cgroup in every controller.
+	Writable bool
+	// Reason says, in one line, what was found and why anything is missing.
+	Reason string
+}
+
+// Usable reports whether children can be given memory caps here: a
+// cgroup mode, the memory controller, and a writable place for groups.
+func (r Report) Usable() bool {
+	return r.Mode != ModeNone && r.Writable && r.Controllers["memory"]
+}

@@ -1,3 +1,5 @@
+//go:build linux
+
 package cgroup
 
 // Reading and writing cgroupfs: control files, and group directories

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-plugin/runner"
-	"golang.org/x/sys/unix"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -73,7 +72,7 @@ func (l *launcher) Start(context.Context) error {
 		}
 	}
 	pid := l.cmd.Process.Pid
-	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+	if fd, err := pidfdOpen(pid); err == nil {
 		l.pidfd = fd
 	}
 	// go-plugin reads the handshake line from stdout, then drains it for
@@ -91,7 +90,7 @@ func (l *launcher) Start(context.Context) error {
 func (l *launcher) Wait(context.Context) error {
 	err := l.cmd.Wait()
 	if l.pidfd >= 0 {
-		unix.Close(l.pidfd)
+		closeFD(l.pidfd)
 		l.pidfd = -1
 	}
 	return err
@@ -148,9 +147,7 @@ func (l *launcher) exitedWithin(d time.Duration) bool {
 		time.Sleep(d)
 		return false
 	}
-	fds := []unix.PollFd{{Fd: int32(l.pidfd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(d.Milliseconds()))
-	return err == nil && n > 0
+	return fdReadable(l.pidfd, d)
 }
 
 // abandon kills the child, if it started, from outside go-plugin's

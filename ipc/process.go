@@ -18,7 +18,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
-	"golang.org/x/sys/unix"
 	"google.golang.org/grpc"
 
 	"github.com/wardenhq/warden/contract"
@@ -139,7 +138,7 @@ func Start(ctx context.Context, cfg ProcessConfig) (*Process, error) {
 		}
 		d.client.wire = w
 		p := &Process{pc: pc, client: d.client, pid: cfg.Cmd.Process.Pid, pidfd: -1}
-		if fd, err := unix.PidfdOpen(p.pid, 0); err == nil {
+		if fd, err := pidfdOpen(p.pid); err == nil {
 			p.pidfd = fd
 		}
 		return p, nil
@@ -235,9 +234,7 @@ func (p *Process) Exited() bool {
 	if p.pidfd < 0 {
 		return false
 	}
-	fds := []unix.PollFd{{Fd: int32(p.pidfd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, 0)
-	return err == nil && n > 0
+	return fdReadable(p.pidfd, 0)
 }
 
 // Kill asks the child to shut down, waits up to two seconds, then kills
@@ -248,7 +245,7 @@ func (p *Process) Kill() {
 	p.pc.Kill()
 	p.killOnce.Do(func() {
 		if p.pidfd >= 0 {
-			unix.Close(p.pidfd)
+			closeFD(p.pidfd)
 		}
 	})
 }

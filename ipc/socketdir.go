@@ -2,8 +2,6 @@ package ipc
 
 import (
 	"os"
-
-	"golang.org/x/sys/unix"
 )
 
 // shmDir is the tmpfs most Linux systems mount for shared memory, world
@@ -24,13 +22,8 @@ func socketBase() string {
 	if os.Getenv("TMPDIR") != "" || isTmpfs(os.TempDir()) {
 		return ""
 	}
-	if isTmpfs(shmDir) && unix.Access(shmDir, unix.W_OK|unix.X_OK) == nil {
+	if isTmpfs(shmDir) && usableDir(shmDir) {
 		return shmDir
 	}
 	return ""
-}
-
-func isTmpfs(dir string) bool {
-	var st unix.Statfs_t
-	return unix.Statfs(dir, &st) == nil && st.Type == unix.TMPFS_MAGIC
 }

@@ -20,9 +20,6 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -154,29 +151,6 @@ func (w *wireMeter) dial(ctx context.Context, _ string) (net.Conn, error) {
 	return &meteredConn{UnixConn: uc, w: w, pid: pid}, nil
 }
 
-// checkPeer returns nil if the process at the other end of c (the one
-// that created the listening socket) is pid.
-func checkPeer(c syscall.Conn, pid int) error {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return fmt.Errorf("ipc: peer credentials: %w", err)
-	}
-	var cred *unix.Ucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return fmt.Errorf("ipc: peer credentials: %w", err)
-	}
-	if credErr != nil {
-		return fmt.Errorf("ipc: peer credentials: %w", credErr)
-	}
-	if int(cred.Pid) != pid {
-		return fmt.Errorf("%w: pid %d (uid %d), not the child, pid %d; refusing the connection", ErrPeerNotChild, cred.Pid, cred.Uid, pid)
-	}
-	return nil
-}
-
 // meteredConn counts what the child sends against its budget.
 type meteredConn struct {
 	*net.UnixConn
@@ -190,7 +164,7 @@ func (c *meteredConn) Read(b []byte) (int, error) {
 		if c.w.over.CompareAndSwap(false, true) {
 			// The supervisor kills the child's whole group when the
 			// execution fails; this stops it sending at once.
-			_ = unix.Kill(c.pid, unix.SIGKILL)
+			killPID(c.pid)
 		}
 		c.UnixConn.Close()
 		return 0, ErrWireBudget

@@ -190,7 +190,7 @@ func (sp *processSpawner) runCompileChild(ctx context.Context) error {
 	cmd.Args[0] = "warden-compile"
 	cmd.Env = append([]string{env}, ipc.ChildEnv()...)
 	cmd.Dir = "/"
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = procAttr(true, 0)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
 	var stderr tailBuffer

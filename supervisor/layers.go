@@ -1,8 +1,6 @@
 package supervisor
 
 import (
-	"syscall"
-
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -56,9 +54,9 @@ var namespaceNames = []struct {
 	flag uintptr
 	name string
 }{
-	{syscall.CLONE_NEWNET, "network"}, {syscall.CLONE_NEWIPC, "ipc"}, {syscall.CLONE_NEWUTS, "uts"},
-	{syscall.CLONE_NEWNS, "mount"}, {syscall.CLONE_NEWUSER, "user"}, {syscall.CLONE_NEWPID, "pid"},
-	{syscall.CLONE_NEWCGROUP, "cgroup"},
+	{cloneNewNet, "network"}, {cloneNewIPC, "ipc"}, {cloneNewUTS, "uts"},
+	{cloneNewNS, "mount"}, {cloneNewUser, "user"}, {cloneNewPID, "pid"},
+	{cloneNewCgroup, "cgroup"},
 }
 
 // layers reports the process-level layers, from the hardening every
@@ -66,8 +64,8 @@ var namespaceNames = []struct {
 func (sp *processSpawner) layers() Layers {
 	hc := sp.childHardening()
 	l := Layers{CgroupNote: sp.cgroupNote, UserNote: sp.userNote, NamespaceNote: sp.nsNote,
-		PIDNamespace:    sp.nsFlags&syscall.CLONE_NEWPID != 0,
-		CgroupNamespace: sp.nsFlags&syscall.CLONE_NEWCGROUP != 0,
+		PIDNamespace:    sp.nsFlags&cloneNewPID != 0,
+		CgroupNamespace: sp.nsFlags&cloneNewCgroup != 0,
 		PrivateProc:     hc.PrivateProc,
 		NoNewPrivs:      hc.NoNewPrivs,
 		NotDumpable:     hc.NotDumpable,

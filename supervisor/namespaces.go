@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"syscall"
 
 	"github.com/wardenhq/warden/ipc"
 )
@@ -12,13 +11,13 @@ import (
 // baseNamespaces every child gets: no network at all (a fresh network
 // namespace has only a down loopback), its own IPC objects, hostname and
 // mount table.
-const baseNamespaces = syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS | syscall.CLONE_NEWNS
+const baseNamespaces = cloneNewNet | cloneNewIPC | cloneNewUTS | cloneNewNS
 
 // isolationNamespaces are added where the kernel allows: in its own PID
 // namespace a child is pid 1 and can name no process outside it (kill,
 // ptrace, /proc/PID of another child or the supervisor have no target),
 // and in its own cgroup namespace it sees its cgroup as the root.
-const isolationNamespaces = syscall.CLONE_NEWPID | syscall.CLONE_NEWCGROUP
+const isolationNamespaces = cloneNewPID | cloneNewCgroup
 
 // startNamespaces chooses the namespaces children get: none with
 // Config.NoNamespaces, else what the kernel allows (namespaceFlags).
@@ -39,7 +38,7 @@ func (sp *processSpawner) startNamespaces() {
 func namespaceFlags(binary string, args []string) (uintptr, string) {
 	f := uintptr(baseNamespaces)
 	if os.Geteuid() != 0 {
-		f |= syscall.CLONE_NEWUSER
+		f |= cloneNewUser
 	}
 	if err := probeNamespaces(binary, args, f|isolationNamespaces); err != nil {
 		return f, fmt.Sprintf("no PID and cgroup namespaces for children (%v): they can see, and a child without seccomp can signal, processes of their own uid", err)
@@ -64,7 +63,7 @@ func probeNamespaces(binary string, args []string, flags uintptr) error {
 	}
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append([]string{env}, ipc.ChildEnv()...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = procAttr(false, flags)
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -76,6 +75,6 @@ func probeNamespaces(binary string, args []string, flags uintptr) error {
 // privateProc reports whether a child mounts its own /proc, showing only
 // its PID namespace: it starts as root in new mount and PID namespaces.
 func (sp *processSpawner) privateProc() bool {
-	const need = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
-	return os.Geteuid() == 0 && sp.nsFlags&need == need && sp.nsFlags&syscall.CLONE_NEWUSER == 0
+	const need = cloneNewNS | cloneNewPID
+	return os.Geteuid() == 0 && sp.nsFlags&need == need && sp.nsFlags&cloneNewUser == 0
 }

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
@@ -167,21 +166,17 @@ func (sp *processSpawner) buildCommand(startCtx context.Context, memory, memCap 
 	// SkipHostEnv keeps ours out).
 	cmd.Env = append([]string{env}, childRuntimeEnv(memCap)...)
 	cmd.Dir = "/"
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Setpgid:   true,            // its own process group, killed as one
-		Pdeathsig: syscall.SIGKILL, // dies with the supervisor
-	}
-	// No network at all (a fresh network namespace has only a down
+	// Its own process group, killed as one; dies with the supervisor; no
+	// network at all (a fresh network namespace has only a down
 	// loopback), its own IPC, hostname, mount table, PID numbering and
 	// cgroup view (namespaceFlags).
-	cmd.SysProcAttr.Cloneflags = sp.nsFlags
+	cmd.SysProcAttr = procAttr(true, sp.nsFlags)
 	pc := ipc.ProcessConfig{Cmd: cmd, Logger: sp.log.With("component", "child"),
 		SocketOwner: uid, Wire: sp.wire, Abandoned: &sp.abandoned}
 	if group != nil {
 		if fd, ok := group.CgroupFD(); ok {
 			// cgroup v2: the child starts inside its cgroup (CLONE_INTO_CGROUP).
-			cmd.SysProcAttr.UseCgroupFD = true
-			cmd.SysProcAttr.CgroupFD = fd
+			startInCgroup(cmd.SysProcAttr, fd)
 		} else {
 			// cgroup v1: placed before it can complete the handshake.
 			pc.Started = group.AddProc
