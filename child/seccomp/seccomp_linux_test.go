@@ -38,101 +38,101 @@ import (
 // then does one thing; the test judges the helper's exit status.
 
 const (
-	seccompHelperEnv = "WARDEN_SECCOMP_HELPER" // the helper's action
-	seccompArgEnv    = "WARDEN_SECCOMP_ARG"    // its argument
+	helperEnv    = "WARDEN_SECCOMP_HELPER" // the helper's action
+	helperArgEnv = "WARDEN_SECCOMP_ARG"    // its argument
 )
 
 // Helper exit statuses (a forbidden action ends with SIGSYS instead).
 const (
-	seccompHelperOK            = 0
-	seccompHelperInstallFailed = 3
-	seccompHelperSurvived      = 4 // a forbidden action returned
-	seccompHelperWrong         = 5 // an allowed action misbehaved
+	helperOK            = 0
+	helperInstallFailed = 3
+	helperSurvived      = 4 // a forbidden action returned
+	helperWrong         = 5 // an allowed action misbehaved
 )
 
 // TestSeccompHelper is not a test: it is the helper process's main when
-// a seccomp test starts the test binary with seccompHelperEnv set, and
+// a seccomp test starts the test binary with helperEnv set, and
 // does nothing otherwise.
 func TestSeccompHelper(t *testing.T) {
-	action := os.Getenv(seccompHelperEnv)
+	action := os.Getenv(helperEnv)
 	if action == "" {
 		return
 	}
 	// unix.Exit, not os.Exit: no exit hooks (coverage would open files).
-	unix.Exit(seccompHelper(action, os.Getenv(seccompArgEnv)))
+	unix.Exit(helper(action, os.Getenv(helperArgEnv)))
 }
 
-// seccompParent and seccompUID are read before the filter goes on (getppid
+// parentPID and ownUID are read before the filter goes on (getppid
 // and getuid are not allowed after).
-var seccompParent, seccompUID uintptr
+var parentPID, ownUID uintptr
 
-func seccompHelper(action, arg string) int {
+func helper(action, arg string) int {
 	// A SIGSYS kill would otherwise dump core.
 	_ = unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
-	seccompParent, seccompUID = uintptr(os.Getppid()), uintptr(os.Getuid())
+	parentPID, ownUID = uintptr(os.Getppid()), uintptr(os.Getuid())
 	switch action {
 	case "bench-install":
-		return seccompBenchInstall()
+		return benchInstall()
 	case "bench-syscall":
-		return seccompBenchSyscall(arg)
+		return benchSyscall(arg)
 	}
 	if err := Install(); err != nil {
 		fmt.Fprintln(os.Stderr, "Install:", err)
-		return seccompHelperInstallFailed
+		return helperInstallFailed
 	}
 	switch action {
 	case "workload":
-		if err := seccompWorkload(); err != nil {
+		if err := workload(); err != nil {
 			fmt.Fprintln(os.Stderr, "workload:", err)
-			return seccompHelperWrong
+			return helperWrong
 		}
-		return seccompHelperOK
+		return helperOK
 	case "clone3":
 		// clone3 must fail with ENOSYS (so that glibc falls back to clone),
 		// not kill. size 0 would be EINVAL without the filter.
 		_, _, errno := unix.RawSyscall(unix.SYS_CLONE3, 0, 0, 0)
 		if errno != unix.ENOSYS {
 			fmt.Fprintln(os.Stderr, "clone3:", errno)
-			return seccompHelperWrong
+			return helperWrong
 		}
-		return seccompHelperOK
+		return helperOK
 	case "unlink":
 		err := os.Remove(arg)
 		if !errors.Is(err, unix.EPERM) {
 			fmt.Fprintln(os.Stderr, "remove:", err)
-			return seccompHelperWrong
+			return helperWrong
 		}
-		return seccompHelperOK
+		return helperOK
 	case "install-twice":
 		if err := Install(); err != nil {
 			fmt.Fprintln(os.Stderr, "second install:", err)
-			return seccompHelperWrong
+			return helperWrong
 		}
-		return seccompHelperOK
+		return helperOK
 	case "tgkill-self":
 		if err := unix.Tgkill(os.Getpid(), unix.Gettid(), 0); err != nil {
 			fmt.Fprintln(os.Stderr, "tgkill:", err)
-			return seccompHelperWrong
+			return helperWrong
 		}
-		return seccompHelperOK
+		return helperOK
 	}
-	f, ok := seccompForbiddenActions[action]
+	f, ok := forbiddenActions[action]
 	if !ok {
 		fmt.Fprintln(os.Stderr, "unknown action", action)
-		return seccompHelperWrong
+		return helperWrong
 	}
 	err := f(arg)
 	fmt.Fprintf(os.Stderr, "%s survived the filter: %v\n", action, err)
-	return seccompHelperSurvived
+	return helperSurvived
 }
 
-// seccompNoPID is a pid that does not exist (above any pid_max), so that the
+// noPID is a pid that does not exist (above any pid_max), so that the
 // forbidden calls below would be harmless if the filter let them pass.
-const seccompNoPID = 0x7ffffff0
+const noPID = 0x7ffffff0
 
-// seccompForkLike runs a fork-like raw clone. Should it ever succeed,
+// forkLike runs a fork-like raw clone. Should it ever succeed,
 // the new process leaves at once.
-func seccompForkLike(trap, flags uintptr) error {
+func forkLike(trap, flags uintptr) error {
 	pid, _, errno := unix.RawSyscall6(trap, flags, 0, 0, 0, 0, 0)
 	if errno != 0 {
 		return errno
@@ -143,7 +143,7 @@ func seccompForkLike(trap, flags uintptr) error {
 	return fmt.Errorf("created process %d", pid)
 }
 
-func seccompRaw(trap uintptr, a ...uintptr) error {
+func rawSyscall(trap uintptr, a ...uintptr) error {
 	var args [6]uintptr
 	copy(args[:], a)
 	r, _, errno := unix.RawSyscall6(trap, args[0], args[1], args[2], args[3], args[4], args[5])
@@ -153,27 +153,27 @@ func seccompRaw(trap uintptr, a ...uintptr) error {
 	return fmt.Errorf("returned %d", r)
 }
 
-func seccompCString(s string) uintptr {
+func cString(s string) uintptr {
 	b, _ := unix.BytePtrFromString(s)
 	return uintptr(unsafe.Pointer(b))
 }
 
-// seccompForbiddenActions each make a system call the filter must answer with
+// forbiddenActions each make a system call the filter must answer with
 // SIGSYS. Each is harmless (fails) without the filter where possible.
-var seccompForbiddenActions = map[string]func(arg string) error{
+var forbiddenActions = map[string]func(arg string) error{
 	"exec": func(string) error { return syscall.Exec("/bin/true", []string{"true"}, nil) },
 	"os-exec": func(string) error {
 		return exec.Command("/bin/true").Run()
 	},
 	"execveat": func(string) error {
-		return seccompRaw(unix.SYS_EXECVEAT, uintptr(unix.AT_FDCWD&0xffffffff), seccompCString("/nonexistent/warden"), 0, 0, 0)
+		return rawSyscall(unix.SYS_EXECVEAT, uintptr(unix.AT_FDCWD&0xffffffff), cString("/nonexistent/warden"), 0, 0, 0)
 	},
-	"fork":          func(string) error { return seccompForkLike(unix.SYS_FORK, 0) },
-	"clone-process": func(string) error { return seccompForkLike(unix.SYS_CLONE, uintptr(unix.SIGCHLD)) },
+	"fork":          func(string) error { return forkLike(unix.SYS_FORK, 0) },
+	"clone-process": func(string) error { return forkLike(unix.SYS_CLONE, uintptr(unix.SIGCHLD)) },
 	// A thread clone with a namespace flag: EINVAL without the filter
 	// (CLONE_NEWUSER cannot go with CLONE_THREAD).
 	"clone-thread-newuser": func(string) error {
-		return seccompRaw(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_SIGHAND|unix.CLONE_THREAD|unix.CLONE_NEWUSER, 0, 0, 0, 0)
+		return rawSyscall(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_SIGHAND|unix.CLONE_THREAD|unix.CLONE_NEWUSER, 0, 0, 0, 0)
 	},
 	"connect-tcp": func(addr string) error {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
@@ -207,69 +207,69 @@ var seccompForbiddenActions = map[string]func(arg string) error{
 		}
 		return err
 	},
-	"ptrace":           func(string) error { return seccompRaw(unix.SYS_PTRACE, unix.PTRACE_ATTACH, seccompNoPID, 0, 0) },
-	"process_vm_readv": func(string) error { return seccompRaw(unix.SYS_PROCESS_VM_READV, seccompNoPID, 0, 0, 0, 0, 0) },
+	"ptrace":           func(string) error { return rawSyscall(unix.SYS_PTRACE, unix.PTRACE_ATTACH, noPID, 0, 0) },
+	"process_vm_readv": func(string) error { return rawSyscall(unix.SYS_PROCESS_VM_READV, noPID, 0, 0, 0, 0, 0) },
 	"unshare":          func(string) error { return unix.Unshare(unix.CLONE_NEWUSER) },
-	"setns":            func(string) error { return seccompRaw(unix.SYS_SETNS, ^uintptr(0), 0) },
+	"setns":            func(string) error { return rawSyscall(unix.SYS_SETNS, ^uintptr(0), 0) },
 	"mount": func(string) error {
-		return seccompRaw(unix.SYS_MOUNT, seccompCString("none"), seccompCString("/nonexistent/warden"), seccompCString("tmpfs"), 0, 0)
+		return rawSyscall(unix.SYS_MOUNT, cString("none"), cString("/nonexistent/warden"), cString("tmpfs"), 0, 0)
 	},
-	"chroot":          func(string) error { return seccompRaw(unix.SYS_CHROOT, seccompCString("/nonexistent/warden")) },
-	"setuid":          func(string) error { return seccompRaw(unix.SYS_SETUID, seccompUID) },
-	"bpf":             func(string) error { return seccompRaw(unix.SYS_BPF, 0xffff, 0, 0) },
-	"perf_event_open": func(string) error { return seccompRaw(unix.SYS_PERF_EVENT_OPEN, 0, 0, ^uintptr(0), ^uintptr(0), 0) },
-	"io_uring_setup":  func(string) error { return seccompRaw(unix.SYS_IO_URING_SETUP, 0, 0) },
-	"keyctl":          func(string) error { return seccompRaw(unix.SYS_KEYCTL, 0xffff, 0, 0, 0, 0) },
-	"memfd_create":    func(string) error { return seccompRaw(unix.SYS_MEMFD_CREATE, seccompCString("warden"), 0) },
-	"prctl":           func(string) error { return seccompRaw(unix.SYS_PRCTL, unix.PR_GET_DUMPABLE, 0, 0, 0, 0) },
-	"seccomp":         func(string) error { return seccompRaw(unix.SYS_SECCOMP, unix.SECCOMP_GET_ACTION_AVAIL, 0, 0) },
-	"kill-other":      func(string) error { return seccompRaw(unix.SYS_KILL, seccompParent, 0) },
-	"tgkill-other":    func(string) error { return unix.Tgkill(int(seccompParent), int(seccompParent), 0) },
-	"fcntl-setown":    func(string) error { return seccompRaw(unix.SYS_FCNTL, 2, unix.F_SETOWN, seccompParent) },
-	"fcntl-dupfd":     func(string) error { return seccompRaw(unix.SYS_FCNTL, 2, unix.F_DUPFD_CLOEXEC, 100) },
-	"x32-getpid":      func(string) error { return seccompRaw(unix.SYS_GETPID | seccompX32Bit) },
-	"epoll_create1":   func(string) error { return seccompRaw(unix.SYS_EPOLL_CREATE1, 0) },
+	"chroot":          func(string) error { return rawSyscall(unix.SYS_CHROOT, cString("/nonexistent/warden")) },
+	"setuid":          func(string) error { return rawSyscall(unix.SYS_SETUID, ownUID) },
+	"bpf":             func(string) error { return rawSyscall(unix.SYS_BPF, 0xffff, 0, 0) },
+	"perf_event_open": func(string) error { return rawSyscall(unix.SYS_PERF_EVENT_OPEN, 0, 0, ^uintptr(0), ^uintptr(0), 0) },
+	"io_uring_setup":  func(string) error { return rawSyscall(unix.SYS_IO_URING_SETUP, 0, 0) },
+	"keyctl":          func(string) error { return rawSyscall(unix.SYS_KEYCTL, 0xffff, 0, 0, 0, 0) },
+	"memfd_create":    func(string) error { return rawSyscall(unix.SYS_MEMFD_CREATE, cString("warden"), 0) },
+	"prctl":           func(string) error { return rawSyscall(unix.SYS_PRCTL, unix.PR_GET_DUMPABLE, 0, 0, 0, 0) },
+	"seccomp":         func(string) error { return rawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_GET_ACTION_AVAIL, 0, 0) },
+	"kill-other":      func(string) error { return rawSyscall(unix.SYS_KILL, parentPID, 0) },
+	"tgkill-other":    func(string) error { return unix.Tgkill(int(parentPID), int(parentPID), 0) },
+	"fcntl-setown":    func(string) error { return rawSyscall(unix.SYS_FCNTL, 2, unix.F_SETOWN, parentPID) },
+	"fcntl-dupfd":     func(string) error { return rawSyscall(unix.SYS_FCNTL, 2, unix.F_DUPFD_CLOEXEC, 100) },
+	"x32-getpid":      func(string) error { return rawSyscall(unix.SYS_GETPID | x32Bit) },
+	"epoll_create1":   func(string) error { return rawSyscall(unix.SYS_EPOLL_CREATE1, 0) },
 	"pipe2": func(string) error {
 		var p [2]int
 		return unix.Pipe2(p[:], 0)
 	},
-	"unlink-legacy": func(string) error { return seccompRaw(unix.SYS_UNLINK, seccompCString("/nonexistent/warden")) },
+	"unlink-legacy": func(string) error { return rawSyscall(unix.SYS_UNLINK, cString("/nonexistent/warden")) },
 	"setsockopt": func(string) error {
-		return seccompRaw(unix.SYS_SETSOCKOPT, 2, unix.SOL_SOCKET, unix.SO_REUSEADDR, 0, 0)
+		return rawSyscall(unix.SYS_SETSOCKOPT, 2, unix.SOL_SOCKET, unix.SO_REUSEADDR, 0, 0)
 	},
-	"sendmsg": func(string) error { return seccompRaw(unix.SYS_SENDMSG, 2, 0, 0) },
+	"sendmsg": func(string) error { return rawSyscall(unix.SYS_SENDMSG, 2, 0, 0) },
 	"newfstatat": func(string) error {
 		var st unix.Stat_t
 		return unix.Fstatat(unix.AT_FDCWD, "/etc/passwd", &st, 0)
 	},
-	"userfaultfd": func(string) error { return seccompRaw(unix.SYS_USERFAULTFD, 0xffff) },
-	"personality": func(string) error { return seccompRaw(unix.SYS_PERSONALITY, 0xffffffff) },
-	"init_module": func(string) error { return seccompRaw(unix.SYS_INIT_MODULE, 0, 0, 0) },
+	"userfaultfd": func(string) error { return rawSyscall(unix.SYS_USERFAULTFD, 0xffff) },
+	"personality": func(string) error { return rawSyscall(unix.SYS_PERSONALITY, 0xffffffff) },
+	"init_module": func(string) error { return rawSyscall(unix.SYS_INIT_MODULE, 0, 0, 0) },
 	"kexec_file_load": func(string) error {
-		return seccompRaw(unix.SYS_KEXEC_FILE_LOAD, ^uintptr(0), ^uintptr(0), 0, 0, 0xffff)
+		return rawSyscall(unix.SYS_KEXEC_FILE_LOAD, ^uintptr(0), ^uintptr(0), 0, 0, 0xffff)
 	},
-	"reboot":      func(string) error { return seccompRaw(unix.SYS_REBOOT, 0, 0, 0, 0) }, // bad magic: EINVAL
-	"ioctl":       func(string) error { return seccompRaw(unix.SYS_IOCTL, 2, unix.TCGETS, 0) },
-	"open-legacy": func(string) error { return seccompRaw(unix.SYS_OPEN, seccompCString("/etc/passwd"), 0) },
+	"reboot":      func(string) error { return rawSyscall(unix.SYS_REBOOT, 0, 0, 0, 0) }, // bad magic: EINVAL
+	"ioctl":       func(string) error { return rawSyscall(unix.SYS_IOCTL, 2, unix.TCGETS, 0) },
+	"open-legacy": func(string) error { return rawSyscall(unix.SYS_OPEN, cString("/etc/passwd"), 0) },
 	"openat2": func(string) error {
-		return seccompRaw(unix.SYS_OPENAT2, uintptr(unix.AT_FDCWD&0xffffffff), seccompCString("/etc/passwd"), 0, 0)
+		return rawSyscall(unix.SYS_OPENAT2, uintptr(unix.AT_FDCWD&0xffffffff), cString("/etc/passwd"), 0, 0)
 	},
-	"rt_sigqueueinfo": func(string) error { return seccompRaw(unix.SYS_RT_SIGQUEUEINFO, seccompNoPID, 0, 0) },
-	"pidfd_open":      func(string) error { return seccompRaw(unix.SYS_PIDFD_OPEN, seccompParent, 0) },
-	"vmsplice":        func(string) error { return seccompRaw(unix.SYS_VMSPLICE, ^uintptr(0), 0, 0, 0) },
+	"rt_sigqueueinfo": func(string) error { return rawSyscall(unix.SYS_RT_SIGQUEUEINFO, noPID, 0, 0) },
+	"pidfd_open":      func(string) error { return rawSyscall(unix.SYS_PIDFD_OPEN, parentPID, 0) },
+	"vmsplice":        func(string) error { return rawSyscall(unix.SYS_VMSPLICE, ^uintptr(0), 0, 0, 0) },
 	"mkdirat":         func(string) error { return unix.Mkdirat(unix.AT_FDCWD, "/nonexistent/warden", 0o700) },
 	"renameat2": func(string) error {
 		return unix.Renameat2(unix.AT_FDCWD, "/nonexistent/a", unix.AT_FDCWD, "/nonexistent/b", 0)
 	},
 	"fchmodat": func(string) error { return unix.Fchmodat(unix.AT_FDCWD, "/nonexistent/warden", 0o777, 0) },
 	"fchownat": func(string) error { return unix.Fchownat(unix.AT_FDCWD, "/nonexistent/warden", 0, 0, 0) },
-	"umount2":  func(string) error { return seccompRaw(unix.SYS_UMOUNT2, seccompCString("/nonexistent/warden"), 0) },
+	"umount2":  func(string) error { return rawSyscall(unix.SYS_UMOUNT2, cString("/nonexistent/warden"), 0) },
 	"pivot_root": func(string) error {
-		return seccompRaw(unix.SYS_PIVOT_ROOT, seccompCString("/nonexistent/a"), seccompCString("/nonexistent/b"))
+		return rawSyscall(unix.SYS_PIVOT_ROOT, cString("/nonexistent/a"), cString("/nonexistent/b"))
 	},
-	"swapoff":           func(string) error { return seccompRaw(unix.SYS_SWAPOFF, seccompCString("/nonexistent/warden")) },
-	"add_key":           func(string) error { return seccompRaw(unix.SYS_ADD_KEY, 0, 0, 0, 0, 0) },
-	"process_vm_writev": func(string) error { return seccompRaw(unix.SYS_PROCESS_VM_WRITEV, seccompNoPID, 0, 0, 0, 0, 0) },
+	"swapoff":           func(string) error { return rawSyscall(unix.SYS_SWAPOFF, cString("/nonexistent/warden")) },
+	"add_key":           func(string) error { return rawSyscall(unix.SYS_ADD_KEY, 0, 0, 0, 0, 0) },
+	"process_vm_writev": func(string) error { return rawSyscall(unix.SYS_PROCESS_VM_WRITEV, noPID, 0, 0, 0, 0, 0) },
 }
 
 // requireSeccomp skips when the kernel cannot run the filter.
@@ -284,18 +284,18 @@ func requireSeccomp(t *testing.T) {
 	}
 }
 
-// seccompHelperCmd is the test binary re-executed as a helper.
-func seccompHelperCmd(action, arg string) *exec.Cmd {
+// helperCmd is the test binary re-executed as a helper.
+func helperCmd(action, arg string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSeccompHelper$")
-	cmd.Env = []string{seccompHelperEnv + "=" + action, seccompArgEnv + "=" + arg}
+	cmd.Env = []string{helperEnv + "=" + action, helperArgEnv + "=" + arg}
 	return cmd
 }
 
-// runSeccompHelper runs the helper to its end and returns its wait status and
+// runHelper runs the helper to its end and returns its wait status and
 // output.
-func runSeccompHelper(t *testing.T, action, arg string) (syscall.WaitStatus, string) {
+func runHelper(t *testing.T, action, arg string) (syscall.WaitStatus, string) {
 	t.Helper()
-	cmd := seccompHelperCmd(action, arg)
+	cmd := helperCmd(action, arg)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -317,14 +317,14 @@ func describeWait(ws syscall.WaitStatus) string {
 	return fmt.Sprintf("wait status %#x", uint32(ws))
 }
 
-func wantSeccompKill(t *testing.T, ws syscall.WaitStatus, out string) {
+func wantKill(t *testing.T, ws syscall.WaitStatus, out string) {
 	t.Helper()
 	if !ws.Signaled() || ws.Signal() != syscall.SIGSYS {
 		t.Fatalf("want the helper killed by SIGSYS, got %s; output:\n%s", describeWait(ws), out)
 	}
 }
 
-func wantSeccompExit0(t *testing.T, ws syscall.WaitStatus, out string) {
+func wantExit0(t *testing.T, ws syscall.WaitStatus, out string) {
 	t.Helper()
 	if !ws.Exited() || ws.ExitStatus() != 0 {
 		t.Fatalf("want exit status 0, got %s; output:\n%s", describeWait(ws), out)
@@ -334,8 +334,8 @@ func wantSeccompExit0(t *testing.T, ws syscall.WaitStatus, out string) {
 // Each forbidden system call kills the whole helper with SIGSYS.
 func TestSeccompForbidden(t *testing.T) {
 	requireSeccomp(t)
-	names := make([]string, 0, len(seccompForbiddenActions))
-	for name := range seccompForbiddenActions {
+	names := make([]string, 0, len(forbiddenActions))
+	for name := range forbiddenActions {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -346,8 +346,8 @@ func TestSeccompForbidden(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ws, out := runSeccompHelper(t, name, "")
-			wantSeccompKill(t, ws, out)
+			ws, out := runHelper(t, name, "")
+			wantKill(t, ws, out)
 		})
 	}
 }
@@ -363,9 +363,9 @@ func TestSeccompNoEffect(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ln.Close()
-		ws, out := runSeccompHelper(t, "connect-tcp", ln.Addr().String())
-		wantSeccompKill(t, ws, out)
-		wantNoSeccompConnection(t, ln)
+		ws, out := runHelper(t, "connect-tcp", ln.Addr().String())
+		wantKill(t, ws, out)
+		wantNoConnection(t, ln)
 	})
 	t.Run("connect-unix", func(t *testing.T) {
 		t.Parallel()
@@ -375,15 +375,15 @@ func TestSeccompNoEffect(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ln.Close()
-		ws, out := runSeccompHelper(t, "connect-unix", path)
-		wantSeccompKill(t, ws, out)
-		wantNoSeccompConnection(t, ln)
+		ws, out := runHelper(t, "connect-unix", path)
+		wantKill(t, ws, out)
+		wantNoConnection(t, ln)
 	})
 	t.Run("create-file", func(t *testing.T) {
 		t.Parallel()
 		path := filepath.Join(t.TempDir(), "escaped")
-		ws, out := runSeccompHelper(t, "create-file", path)
-		wantSeccompKill(t, ws, out)
+		ws, out := runHelper(t, "create-file", path)
+		wantKill(t, ws, out)
 		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("the file exists after the helper was killed (stat: %v)", err)
 		}
@@ -394,15 +394,15 @@ func TestSeccompNoEffect(t *testing.T) {
 		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		ws, out := runSeccompHelper(t, "unlink", path)
-		wantSeccompExit0(t, ws, out) // EPERM, not a kill
+		ws, out := runHelper(t, "unlink", path)
+		wantExit0(t, ws, out) // EPERM, not a kill
 		if _, err := os.Stat(path); err != nil {
 			t.Fatalf("the file is gone: %v", err)
 		}
 	})
 }
 
-func wantNoSeccompConnection(t *testing.T, ln net.Listener) {
+func wantNoConnection(t *testing.T, ln net.Listener) {
 	t.Helper()
 	type deadliner interface{ SetDeadline(time.Time) error }
 	if err := ln.(deadliner).SetDeadline(time.Now().Add(200 * time.Millisecond)); err != nil {
@@ -425,8 +425,8 @@ func TestSeccompErrnoAndSelf(t *testing.T) {
 	for _, action := range []string{"clone3", "tgkill-self", "install-twice"} {
 		t.Run(action, func(t *testing.T) {
 			t.Parallel()
-			ws, out := runSeccompHelper(t, action, "")
-			wantSeccompExit0(t, ws, out)
+			ws, out := runHelper(t, action, "")
+			wantExit0(t, ws, out)
 		})
 	}
 }
@@ -445,7 +445,7 @@ func TestSeccompWorkload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := seccompHelperCmd("workload", "")
+	cmd := helperCmd("workload", "")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.ExtraFiles = []*os.File{toHelperR, fromHelperW} // fds 3 and 4
@@ -476,14 +476,14 @@ func TestSeccompWorkload(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Logf("wait: %v", err)
 	}
-	wantSeccompExit0(t, cmd.ProcessState.Sys().(syscall.WaitStatus), stderr.String())
+	wantExit0(t, cmd.ProcessState.Sys().(syscall.WaitStatus), stderr.String())
 	t.Logf("threads: %d when the filter went on, %d after the workload; helper: %s", n0, n1, done)
 	if m := regexp.MustCompile(`threads_created=(\d+)`).FindStringSubmatch(done); m == nil || m[1] == "0" {
 		t.Fatalf("the workload created no OS thread under the filter: %s", done)
 	}
 }
 
-func seccompWorkload() error {
+func workload() error {
 	// The pipes are opened (os.NewFile: fcntl F_GETFL) after the filter;
 	// the reply pipe goes through the netpoller (epoll_ctl).
 	if err := unix.SetNonblock(4, true); err != nil {
@@ -577,7 +577,7 @@ func seccompWorkload() error {
 	debug.FreeOSMemory() // the scavenger returns memory (madvise)
 
 	created := pprof.Lookup("threadcreate").Count() - created0
-	if _, err := fmt.Fprintf(out, "done threads_created=%d gc=%d\n", created, seccompGCCount()); err != nil {
+	if _, err := fmt.Fprintf(out, "done threads_created=%d gc=%d\n", created, gcCount()); err != nil {
 		return err
 	}
 	if line, err := in.ReadString('\n'); err != nil || line != "exit\n" {
@@ -586,7 +586,7 @@ func seccompWorkload() error {
 	return nil
 }
 
-func seccompGCCount() uint32 {
+func gcCount() uint32 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.NumGC
@@ -604,15 +604,15 @@ func TestSeccompAvailable(t *testing.T) {
 
 // --- The filter program itself, without the kernel ---------------------
 
-// seccompData is struct seccomp_data.
-type seccompData struct {
+// syscallData is struct seccomp_data.
+type syscallData struct {
 	nr   int32
 	arch uint32
 	ip   uint64
 	args [6]uint64
 }
 
-func (d seccompData) bytes() []byte {
+func (d syscallData) bytes() []byte {
 	b := make([]byte, 64)
 	binary.LittleEndian.PutUint32(b[0:], uint32(d.nr))
 	binary.LittleEndian.PutUint32(b[4:], d.arch)
@@ -623,8 +623,8 @@ func (d seccompData) bytes() []byte {
 	return b
 }
 
-// runSeccompBPF interprets the opcodes seccompFilter uses.
-func runSeccompBPF(t *testing.T, prog []unix.SockFilter, d seccompData) uint32 {
+// runBPF interprets the opcodes filter uses.
+func runBPF(t *testing.T, prog []unix.SockFilter, d syscallData) uint32 {
 	t.Helper()
 	data := d.bytes()
 	var acc uint32
@@ -673,92 +673,92 @@ func TestSeccompFilterVerdicts(t *testing.T) {
 	goClone := uint64(unix.CLONE_VM | unix.CLONE_FS | unix.CLONE_FILES | unix.CLONE_SIGHAND | unix.CLONE_SYSVSEM | unix.CLONE_THREAD | unix.CLONE_SETTLS)
 	glibcClone := goClone | unix.CLONE_PARENT_SETTID | unix.CLONE_CHILD_CLEARTID
 	// A libc mapping like this machine's, and one across a 4 GiB line.
-	libc := []seccompRange{{0x7fb4e9670000, 0x7fb4e97c6000}, {0x1fffff000, 0x200001000}}
-	for goarch, arch := range seccompArches {
+	libc := []codeRange{{0x7fb4e9670000, 0x7fb4e97c6000}, {0x1fffff000, 0x200001000}}
+	for goarch, arch := range archTables {
 		t.Run(goarch, func(t *testing.T) {
-			prog, err := seccompFilter(goarch, pid, libc)
+			prog, err := filter(goarch, pid, libc)
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Logf("%d instructions", len(prog))
-			check := func(what string, d seccompData, want uint32) {
+			check := func(what string, d syscallData, want uint32) {
 				t.Helper()
 				d.arch = arch.audit
-				if got := runSeccompBPF(t, prog, d); got != want {
+				if got := runBPF(t, prog, d); got != want {
 					t.Errorf("%s: verdict %#x, want %#x", what, got, want)
 				}
 			}
 			plain := map[uint32]bool{}
-			for _, s := range seccompAllowed {
+			for _, s := range allowed {
 				n := arch.nr[s.name]
 				plain[n] = true
-				check(s.name, seccompData{nr: int32(n), args: [6]uint64{^uint64(0), 7, 7, 7, 7, 7}}, allow)
+				check(s.name, syscallData{nr: int32(n), args: [6]uint64{^uint64(0), 7, 7, 7, 7, 7}}, allow)
 				if arch.x32 {
-					check(s.name+" (x32)", seccompData{nr: int32(n | seccompX32Bit)}, kill)
+					check(s.name+" (x32)", syscallData{nr: int32(n | x32Bit)}, kill)
 				}
 			}
 			special := map[uint32]bool{arch.nr["clone"]: true, arch.nr["tgkill"]: true, arch.nr["fcntl"]: true, arch.nr["clone3"]: true, arch.nr["unlinkat"]: true, arch.nr["openat"]: true}
 			for n := uint32(0); n < 1024; n++ {
 				if !plain[n] && !special[n] {
-					check(fmt.Sprintf("syscall %d", n), seccompData{nr: int32(n)}, kill)
+					check(fmt.Sprintf("syscall %d", n), syscallData{nr: int32(n)}, kill)
 				}
 			}
-			check("nr -1", seccompData{nr: -1}, kill)
+			check("nr -1", syscallData{nr: -1}, kill)
 
 			clone := int32(arch.nr["clone"])
-			check("clone (Go)", seccompData{nr: clone, args: [6]uint64{goClone}}, allow)
-			check("clone (glibc)", seccompData{nr: clone, args: [6]uint64{glibcClone}}, allow)
-			check("clone (fork)", seccompData{nr: clone, args: [6]uint64{uint64(unix.SIGCHLD)}}, kill)
-			check("clone (vfork)", seccompData{nr: clone, args: [6]uint64{unix.CLONE_VM | unix.CLONE_VFORK | uint64(unix.SIGCHLD)}}, kill)
-			check("clone (thread, high bits only)", seccompData{nr: clone, args: [6]uint64{uint64(unix.CLONE_THREAD) << 32}}, kill)
+			check("clone (Go)", syscallData{nr: clone, args: [6]uint64{goClone}}, allow)
+			check("clone (glibc)", syscallData{nr: clone, args: [6]uint64{glibcClone}}, allow)
+			check("clone (fork)", syscallData{nr: clone, args: [6]uint64{uint64(unix.SIGCHLD)}}, kill)
+			check("clone (vfork)", syscallData{nr: clone, args: [6]uint64{unix.CLONE_VM | unix.CLONE_VFORK | uint64(unix.SIGCHLD)}}, kill)
+			check("clone (thread, high bits only)", syscallData{nr: clone, args: [6]uint64{uint64(unix.CLONE_THREAD) << 32}}, kill)
 			for _, ns := range []uint64{unix.CLONE_NEWNS, unix.CLONE_NEWCGROUP, unix.CLONE_NEWUTS, unix.CLONE_NEWIPC, unix.CLONE_NEWUSER, unix.CLONE_NEWPID, unix.CLONE_NEWNET} {
-				check(fmt.Sprintf("clone (thread + %#x)", ns), seccompData{nr: clone, args: [6]uint64{goClone | ns}}, kill)
+				check(fmt.Sprintf("clone (thread + %#x)", ns), syscallData{nr: clone, args: [6]uint64{goClone | ns}}, kill)
 			}
 
 			tgkill := int32(arch.nr["tgkill"])
-			check("tgkill (self)", seccompData{nr: tgkill, args: [6]uint64{pid, 99, uint64(unix.SIGURG)}}, allow)
-			check("tgkill (other)", seccompData{nr: tgkill, args: [6]uint64{pid + 1, pid + 1, uint64(unix.SIGKILL)}}, kill)
-			check("tgkill (process group)", seccompData{nr: tgkill, args: [6]uint64{0, 1, 9}}, kill)
+			check("tgkill (self)", syscallData{nr: tgkill, args: [6]uint64{pid, 99, uint64(unix.SIGURG)}}, allow)
+			check("tgkill (other)", syscallData{nr: tgkill, args: [6]uint64{pid + 1, pid + 1, uint64(unix.SIGKILL)}}, kill)
+			check("tgkill (process group)", syscallData{nr: tgkill, args: [6]uint64{0, 1, 9}}, kill)
 
 			fcntl := int32(arch.nr["fcntl"])
 			for _, cmd := range []uint64{unix.F_GETFD, unix.F_SETFD, unix.F_GETFL, unix.F_SETFL} {
-				check(fmt.Sprintf("fcntl %d", cmd), seccompData{nr: fcntl, args: [6]uint64{3, cmd, unix.O_NONBLOCK}}, allow)
+				check(fmt.Sprintf("fcntl %d", cmd), syscallData{nr: fcntl, args: [6]uint64{3, cmd, unix.O_NONBLOCK}}, allow)
 			}
 			for _, cmd := range []uint64{unix.F_DUPFD, unix.F_DUPFD_CLOEXEC, unix.F_SETOWN, unix.F_SETOWN_EX, unix.F_SETSIG, unix.F_SETLK, unix.F_SETLEASE, unix.F_NOTIFY, unix.F_SETPIPE_SZ, unix.F_ADD_SEALS} {
-				check(fmt.Sprintf("fcntl %d", cmd), seccompData{nr: fcntl, args: [6]uint64{3, cmd, 1}}, kill)
+				check(fmt.Sprintf("fcntl %d", cmd), syscallData{nr: fcntl, args: [6]uint64{3, cmd, 1}}, kill)
 			}
 
 			openat := int32(arch.nr["openat"])
 			for _, ip := range []uint64{0x7fb4e9670000, 0x7fb4e9700000, 0x7fb4e97c5fff, 0x1fffff000, 0x1ffffffff, 0x200000000, 0x200000fff} {
-				check(fmt.Sprintf("openat from libc %#x", ip), seccompData{nr: openat, ip: ip, args: [6]uint64{uint64(unix.AT_FDCWD & 0xffffffff), 0, unix.O_RDONLY}}, eacces)
+				check(fmt.Sprintf("openat from libc %#x", ip), syscallData{nr: openat, ip: ip, args: [6]uint64{uint64(unix.AT_FDCWD & 0xffffffff), 0, unix.O_RDONLY}}, eacces)
 			}
 			for _, ip := range []uint64{0, 0x4a0000, 0x7fb4e966ffff, 0x7fb4e97c6000, 0x7fb5e9700000, 0x6fb4e9700000, 0x1ffffefff, 0x200001000, 0x300000800} {
-				check(fmt.Sprintf("openat from %#x", ip), seccompData{nr: openat, ip: ip}, kill)
+				check(fmt.Sprintf("openat from %#x", ip), syscallData{nr: openat, ip: ip}, kill)
 			}
-			noLibc, err := seccompFilter(goarch, pid, nil)
+			noLibc, err := filter(goarch, pid, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := runSeccompBPF(t, noLibc, seccompData{nr: openat, arch: arch.audit, ip: 0x7fb4e9700000}); got != kill {
+			if got := runBPF(t, noLibc, syscallData{nr: openat, arch: arch.audit, ip: 0x7fb4e9700000}); got != kill {
 				t.Errorf("openat without a libc: verdict %#x, want kill", got)
 			}
 
-			check("clone3", seccompData{nr: int32(arch.nr["clone3"])}, enosys)
-			check("unlinkat", seccompData{nr: int32(arch.nr["unlinkat"])}, eperm)
+			check("clone3", syscallData{nr: int32(arch.nr["clone3"])}, enosys)
+			check("unlinkat", syscallData{nr: int32(arch.nr["unlinkat"])}, eperm)
 
 			for _, other := range []uint32{unix.AUDIT_ARCH_I386, unix.AUDIT_ARCH_X86_64, unix.AUDIT_ARCH_AARCH64, unix.AUDIT_ARCH_ARM, 0} {
 				if other == arch.audit {
 					continue
 				}
-				d := seccompData{nr: int32(arch.nr["read"])}
+				d := syscallData{nr: int32(arch.nr["read"])}
 				d.arch = other
-				if got := runSeccompBPF(t, prog, d); got != kill {
+				if got := runBPF(t, prog, d); got != kill {
 					t.Errorf("read from arch %#x: verdict %#x, want kill", other, got)
 				}
 			}
 		})
 	}
-	if _, err := seccompFilter("mips64", 1, nil); err == nil {
+	if _, err := filter("mips64", 1, nil); err == nil {
 		t.Error("a filter for an architecture without a table")
 	}
 }
@@ -779,7 +779,7 @@ func TestSeccompLibcCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []seccompRange{{0x7fb4e9670000, 0x7fb4e97c6000}, {0x7fb4e9b00000, 0x7fb4e9b10000}}
+	want := []codeRange{{0x7fb4e9670000, 0x7fb4e97c6000}, {0x7fb4e9b00000, 0x7fb4e9b10000}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("got %x, want %x", got, want)
 	}
@@ -790,7 +790,7 @@ func TestSeccompLibcCode(t *testing.T) {
 	t.Logf("this test binary's libc code: %x", own)
 }
 
-// The numbers in seccompArches are the kernel's: checked against the
+// The numbers in archTables are the kernel's: checked against the
 // kernel headers installed here (linux-libc-dev), and against x/sys/unix
 // for the architecture under test.
 func TestSeccompSyscallTables(t *testing.T) {
@@ -799,13 +799,13 @@ func TestSeccompSyscallTables(t *testing.T) {
 		"arm64": "/usr/include/asm-generic/unistd.h",
 	}
 	names := map[string]bool{"clone": true, "tgkill": true, "fcntl": true, "clone3": true, "unlinkat": true, "openat": true}
-	for _, s := range seccompAllowed {
+	for _, s := range allowed {
 		if names[s.name] {
 			t.Errorf("%s is both plain-allowed and special", s.name)
 		}
 		names[s.name] = true
 	}
-	for goarch, arch := range seccompArches {
+	for goarch, arch := range archTables {
 		for name := range names {
 			if _, ok := arch.nr[name]; !ok {
 				t.Errorf("%s: no number for %s", goarch, name)
@@ -855,7 +855,7 @@ func TestSeccompSyscallTables(t *testing.T) {
 		"epoll_pwait": unix.SYS_EPOLL_PWAIT, "accept4": unix.SYS_ACCEPT4, "getrandom": unix.SYS_GETRANDOM,
 		"rseq": unix.SYS_RSEQ, "clone3": unix.SYS_CLONE3,
 	}
-	for name, nr := range seccompArches["amd64"].nr {
+	for name, nr := range archTables["amd64"].nr {
 		if want, ok := xsys[name]; !ok || uintptr(nr) != want {
 			t.Errorf("amd64: %s is %d here, %d in x/sys/unix (known: %v)", name, nr, want, ok)
 		}
@@ -867,7 +867,7 @@ func TestSeccompSyscallTables(t *testing.T) {
 // Building the program (in this process).
 func BenchmarkSeccompFilterBuild(b *testing.B) {
 	for b.Loop() {
-		if _, err := seccompFilter(runtime.GOARCH, 1, []seccompRange{{0x7f0000000000, 0x7f0000100000}}); err != nil {
+		if _, err := filter(runtime.GOARCH, 1, []codeRange{{0x7f0000000000, 0x7f0000100000}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -886,7 +886,7 @@ func BenchmarkSeccompInstall(b *testing.B) {
 	var prepare, install []float64
 	var threads float64
 	for b.Loop() {
-		out, err := seccompHelperCmd("bench-install", "").Output()
+		out, err := helperCmd("bench-install", "").Output()
 		if err != nil {
 			b.Fatalf("helper: %v %s", err, out)
 		}
@@ -904,21 +904,21 @@ func BenchmarkSeccompInstall(b *testing.B) {
 	b.ReportMetric(threads, "threads")
 }
 
-func seccompBenchInstall() int {
+func benchInstall() int {
 	start := time.Now()
 	if err := Prepare(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return seccompHelperInstallFailed
+		return helperInstallFailed
 	}
 	prepared := time.Now()
 	if err := Install(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return seccompHelperInstallFailed
+		return helperInstallFailed
 	}
 	installed := time.Now()
 	threads := pprof.Lookup("threadcreate").Count()
 	fmt.Printf("%d %d %d\n", prepared.Sub(start).Nanoseconds(), installed.Sub(prepared).Nanoseconds(), threads)
-	return seccompHelperOK
+	return helperOK
 }
 
 // The cost of one system call with and without the filter: getpid is
@@ -932,7 +932,7 @@ func BenchmarkSeccompSyscall(b *testing.B) {
 	for _, call := range []string{"getpid", "tgkill"} {
 		for _, filter := range []string{"nofilter", "filter"} {
 			b.Run(call+"/"+filter, func(b *testing.B) {
-				out, err := seccompHelperCmd("bench-syscall", fmt.Sprintf("%s:%s:%d", call, filter, b.N)).Output()
+				out, err := helperCmd("bench-syscall", fmt.Sprintf("%s:%s:%d", call, filter, b.N)).Output()
 				if err != nil {
 					b.Fatalf("helper: %v %s", err, out)
 				}
@@ -946,19 +946,19 @@ func BenchmarkSeccompSyscall(b *testing.B) {
 	}
 }
 
-func seccompBenchSyscall(arg string) int {
+func benchSyscall(arg string) int {
 	parts := strings.Split(arg, ":")
 	if len(parts) != 3 {
-		return seccompHelperWrong
+		return helperWrong
 	}
 	n, err := strconv.Atoi(parts[2])
 	if err != nil {
-		return seccompHelperWrong
+		return helperWrong
 	}
 	if parts[1] == "filter" {
 		if err := Install(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			return seccompHelperInstallFailed
+			return helperInstallFailed
 		}
 	}
 	runtime.LockOSThread()
@@ -974,8 +974,8 @@ func seccompBenchSyscall(arg string) int {
 			unix.RawSyscall(unix.SYS_TGKILL, pid, tid, 0)
 		}
 	default:
-		return seccompHelperWrong
+		return helperWrong
 	}
 	fmt.Println(time.Since(start).Nanoseconds())
-	return seccompHelperOK
+	return helperOK
 }
