@@ -114,6 +114,30 @@ func (t *tenant) acquire(now time.Time) (release func(), reason string, retry ti
 	return func() { once.Do(func() { t.st.inflight.Add(-1) }) }, "", 0
 }
 
+// setRate gives st the rate bucket of policy p (none when the tenant has
+// no policy or no rate), keeping the bucket's level across a reload.
+func (st *tenantState) setRate(hasPolicy bool, p TenantConfig) {
+	var lim *rate.Limiter
+	if hasPolicy && p.Rate > 0 {
+		burst := p.Burst
+		if burst == 0 {
+			burst = max(1, int(math.Ceil(p.Rate)))
+		}
+		lim = rate.NewLimiter(rate.Limit(p.Rate), burst)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case lim == nil:
+		st.limiter = nil
+	case st.limiter == nil:
+		st.limiter = lim
+	default:
+		st.limiter.SetLimit(lim.Limit())
+		st.limiter.SetBurst(lim.Burst())
+	}
+}
+
 // buildTenants makes the tenant set of cfg and its tokens file, keeping
 // the state of tenants old already had (nil at start). supDefaults and
 // supCaps are the supervisor's resolved limits.
@@ -149,26 +173,8 @@ func buildTenants(cfg *Config, supDefaults, supCaps contract.Limits, old *tenant
 		if old != nil && old.byName[name] != nil {
 			t.st = old.byName[name].st
 		}
-		var lim *rate.Limiter
-		if p, ok := pols[name]; ok && p.Rate > 0 {
-			burst := p.Burst
-			if burst == 0 {
-				burst = max(1, int(math.Ceil(p.Rate)))
-			}
-			lim = rate.NewLimiter(rate.Limit(p.Rate), burst)
-		}
-		t.st.mu.Lock()
-		switch {
-		case lim == nil:
-			t.st.limiter = nil
-		case t.st.limiter == nil:
-			t.st.limiter = lim
-		default:
-			// Keep the bucket's level across a reload.
-			t.st.limiter.SetLimit(lim.Limit())
-			t.st.limiter.SetBurst(lim.Burst())
-		}
-		t.st.mu.Unlock()
+		pol, hasPol := pols[name]
+		t.st.setRate(hasPol, pol)
 		ts.byName[name] = t
 		return t
 	}

@@ -54,6 +54,34 @@ type runOptions struct {
 	overCode int64
 }
 
+// readInputAndData takes the script's input (--input or --input-file)
+// and the data answers (--data).
+func (o *runOptions) readInputAndData(input, inputFile, dataFile string) error {
+	switch {
+	case input != "":
+		o.req.Input = json.RawMessage(input)
+	case inputFile != "":
+		b, err := readFileCapped("--input-file", inputFile, maxInputFileBytes)
+		if err != nil {
+			return err
+		}
+		o.req.Input = b
+	}
+	if len(o.req.Input) > 0 && !contract.ValidJSON(o.req.Input) {
+		return fmt.Errorf("the input is %s", contract.WhyNotJSON(o.req.Input))
+	}
+	if dataFile != "" {
+		b, err := readFileCapped("--data", dataFile, maxDataFileBytes)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &o.data); err != nil || o.data == nil {
+			return fmt.Errorf("--data %s: want a JSON object: %v", dataFile, err)
+		}
+	}
+	return nil
+}
+
 func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOptions, error) {
 	fs := flag.NewFlagSet("warden run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -99,27 +127,8 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 		// As every other over-limit input: the contract's envelope.
 		o.overCode = tooLarge.Limit
 	}
-	switch {
-	case *input != "":
-		o.req.Input = json.RawMessage(*input)
-	case *inputFile != "":
-		b, err := readFileCapped("--input-file", *inputFile, maxInputFileBytes)
-		if err != nil {
-			return nil, err
-		}
-		o.req.Input = b
-	}
-	if len(o.req.Input) > 0 && !contract.ValidJSON(o.req.Input) {
-		return nil, fmt.Errorf("the input is %s", contract.WhyNotJSON(o.req.Input))
-	}
-	if *dataFile != "" {
-		b, err := readFileCapped("--data", *dataFile, maxDataFileBytes)
-		if err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal(b, &o.data); err != nil || o.data == nil {
-			return nil, fmt.Errorf("--data %s: want a JSON object: %v", *dataFile, err)
-		}
+	if err := o.readInputAndData(*input, *inputFile, *dataFile); err != nil {
+		return nil, err
 	}
 	if *timeout < 0 {
 		return nil, errors.New("--timeout must be positive")

@@ -150,6 +150,34 @@ func writeHTMLReport(path string, rep *stress.Report) error {
 }
 
 // parseStressFlags parses the flags and loads the corpus.
+// setFaults takes --faults (names, or all) and --fault-rate.
+func (o *stressOptions) setFaults(faults, faultRate string) error {
+	switch {
+	case faults == "all" && o.remote.server != "":
+		o.cfg.Faults = stress.RemoteFaults // every fault that applies
+	case faults == "all":
+		o.cfg.Faults = stress.Faults
+	default:
+		o.cfg.Faults = strings.Split(faults, ",")
+	}
+	for _, f := range o.cfg.Faults {
+		if !slices.Contains(stress.Faults, f) {
+			return &stressFlagError{"faults", fmt.Sprintf("unknown fault %q (known: %s)", f, strings.Join(stress.Faults, ", "))}
+		}
+		if o.remote.server != "" && !slices.Contains(stress.RemoteFaults, f) {
+			return &stress.RemoteFaultError{Fault: f}
+		}
+	}
+	var err error
+	if o.cfg.FaultRate, err = parseShare(faultRate); err != nil {
+		return &stressFlagError{"fault-rate", err.Error()}
+	}
+	if o.cfg.FaultRate == 0 || o.cfg.FaultRate+o.cfg.AttackShare > 1 {
+		return &stressFlagError{"fault-rate", "must be above 0 and fit beside the attacks' share"}
+	}
+	return nil
+}
+
 func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err error) {
 	fs := flag.NewFlagSet("warden stress", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -202,27 +230,8 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 		return o, err
 	}
 	if *faults != "" {
-		switch {
-		case *faults == "all" && o.remote.server != "":
-			o.cfg.Faults = stress.RemoteFaults // every fault that applies
-		case *faults == "all":
-			o.cfg.Faults = stress.Faults
-		default:
-			o.cfg.Faults = strings.Split(*faults, ",")
-		}
-		for _, f := range o.cfg.Faults {
-			if !slices.Contains(stress.Faults, f) {
-				return o, &stressFlagError{"faults", fmt.Sprintf("unknown fault %q (known: %s)", f, strings.Join(stress.Faults, ", "))}
-			}
-			if o.remote.server != "" && !slices.Contains(stress.RemoteFaults, f) {
-				return o, &stress.RemoteFaultError{Fault: f}
-			}
-		}
-		if o.cfg.FaultRate, err = parseShare(*faultRate); err != nil {
-			return o, &stressFlagError{"fault-rate", err.Error()}
-		}
-		if o.cfg.FaultRate == 0 || o.cfg.FaultRate+o.cfg.AttackShare > 1 {
-			return o, &stressFlagError{"fault-rate", "must be above 0 and fit beside the attacks' share"}
+		if err := o.setFaults(*faults, *faultRate); err != nil {
+			return o, err
 		}
 	}
 	o.cfg.Seed = *seed
