@@ -58,12 +58,12 @@ test: $(WASM) build $(if $(WAZERO_DEP),wazero-test) cross
 	@$(if $(WAZERO_DEP),$(MAKE) --no-print-directory test-stock)
 
 # Builds off Linux: an embedder's macOS laptop builds everything (New
-# then returns supervisor.ErrUnsupportedPlatform), Windows the client and
-# the contract.
+# then returns supervisor.ErrUnsupportedPlatform), Windows the contract,
+# the client and the supervisor.
 .PHONY: cross
 cross: $(WASM)
 	GOOS=darwin GOARCH=arm64 $(GO) build ./...
-	GOOS=windows $(GO) build ./contract ./client
+	GOOS=windows $(GO) build ./contract ./client ./supervisor
 
 # A soak (not part of test): SOAK_N executions of the attack corpus mixed
 # with benign traffic and every fault, two at a time, with the leak audit;

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
@@ -173,7 +172,7 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	// figures, and its exit signal.
 	s.pool.Done(p)
 	p.reportKernelUsage(&res.Stats)
-	if sig, ok := p.exitSignal(); ok && sig == syscall.SIGSYS && res.Error != nil && res.Error.Type == contract.SandboxError {
+	if p.killedBySeccomp() && res.Error != nil && res.Error.Type == contract.SandboxError {
 		res.Error.Message = "the child was killed by its seccomp filter: it made a forbidden system call (" + res.Error.Message + ")"
 	}
 	return res, !started && res.Error != nil && res.Error.Type == contract.SandboxError

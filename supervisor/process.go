@@ -3,7 +3,6 @@ package supervisor
 import (
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
@@ -67,7 +66,7 @@ func (p *process) reap() {
 // killGroup SIGKILLs the child's process group (the child is its leader).
 func (p *process) killGroup() {
 	if pid := p.proc.PID(); pid > 0 {
-		syscall.Kill(-pid, syscall.SIGKILL)
+		killGroupOf(pid)
 	}
 }
 
@@ -86,25 +85,14 @@ func (p *process) rusage() (cpu time.Duration, maxRSS int64, ok bool) {
 	if st == nil {
 		return 0, 0, false
 	}
-	ru, ok := st.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0, 0, false
-	}
-	cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return cpu, ru.Maxrss * 1024, true
+	return kernelUsage(st.SysUsage())
 }
 
-// exitSignal is the signal that ended the reaped child, if one did.
-func (p *process) exitSignal() (syscall.Signal, bool) {
+// killedBySeccomp reports whether the reaped child's seccomp filter
+// killed it (SIGSYS).
+func (p *process) killedBySeccomp() bool {
 	st := p.cmd.ProcessState
-	if st == nil {
-		return 0, false
-	}
-	ws, ok := st.Sys().(syscall.WaitStatus)
-	if !ok || !ws.Signaled() {
-		return 0, false
-	}
-	return ws.Signal(), true
+	return st != nil && killedBySeccomp(st.Sys())
 }
 
 // memoryCap is the child's cgroup memory cap (0 without a cgroup).

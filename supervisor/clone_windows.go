@@ -1,0 +1,21 @@
+//go:build !unix
+
+package supervisor
+
+import "syscall"
+
+// Linux's clone flags (clone_linux.go), so that the package builds
+// elsewhere; New refuses to start there (ErrUnsupportedPlatform).
+const (
+	cloneNewNet    = 0x40000000
+	cloneNewIPC    = 0x8000000
+	cloneNewUTS    = 0x4000000
+	cloneNewNS     = 0x20000
+	cloneNewUser   = 0x10000000
+	cloneNewPID    = 0x20000000
+	cloneNewCgroup = 0x2000000
+)
+
+func procAttr(bool, uintptr) *syscall.SysProcAttr { return &syscall.SysProcAttr{} }
+
+func startInCgroup(*syscall.SysProcAttr, int) {}
