@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -290,7 +291,12 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 	dir := inProcessCacheDir(o.cacheDir)
 	if dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		// The parents 0755, as the supervisor makes them: its cache sits
+		// beside this one, and its children must be able to search them
+		// (a parent made 0700 here broke every later supervised run).
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			dir = ""
+		} else if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			dir = ""
 		}
 	}

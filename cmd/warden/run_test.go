@@ -234,3 +234,30 @@ func TestRepeatedFlagIsAUsageError(t *testing.T) {
 		t.Errorf("two --module flags: %d, %q, %q", code, out, errOut)
 	}
 }
+
+// An in-process run makes its cache's missing parents searchable, as the
+// supervisor does: it made them 0700, and the supervisor's cache beside
+// it (the default /var/cache/warden/wazero) was then refused as not
+// searchable by the children's uids, for every later supervised run.
+func TestInProcessCacheParentsAreSearchable(t *testing.T) {
+	base := t.TempDir()
+	os.Chmod(base, 0o755)
+	cache := filepath.Join(base, "var", "cache", "warden", "wazero")
+	script := filepath.Join(base, "s.js")
+	os.WriteFile(script, []byte("return 1"), 0o644)
+	if code, out, errOut := runCLI(t, "", "run", "--in-process", "--cache-dir", cache, script); code != exitOK {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	for dir := filepath.Dir(cache); dir != base; dir = filepath.Dir(dir) {
+		st, err := os.Stat(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm()&0o011 != 0o011 {
+			t.Errorf("%s is %v: children could not search it", dir, st.Mode().Perm())
+		}
+	}
+	if st, err := os.Stat(cache + "-in-process"); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("the in-process cache: %v %v, want a 0700 directory", st, err)
+	}
+}
