@@ -1,11 +1,12 @@
-//go:build !unix
+//go:build !linux
 
 package supervisor
 
 import "syscall"
 
-// Linux's clone flags (clone_linux.go), so that the package builds
-// elsewhere; New refuses to start there (ErrUnsupportedPlatform).
+// Linux's clone flags and process attributes (clone_linux.go), so that
+// the package builds elsewhere; New refuses to start there
+// (ErrUnsupportedPlatform).
 const (
 	cloneNewNet    = 0x40000000
 	cloneNewIPC    = 0x8000000
@@ -16,6 +17,8 @@ const (
 	cloneNewCgroup = 0x2000000
 )
 
+// procAttr and startInCgroup set nothing off Linux, where New refuses
+// to start any process.
 func procAttr(bool, uintptr) *syscall.SysProcAttr { return &syscall.SysProcAttr{} }
 
 func startInCgroup(*syscall.SysProcAttr, int) {}
