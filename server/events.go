@@ -134,17 +134,17 @@ func (o *eventStream) write() {
 		err := o.writeBatch(batch, finish)
 		o.mu.Lock()
 		o.writing = false
-		o.ready.Broadcast()
-		o.mu.Unlock()
 		if err != nil {
 			// The client is gone (its execution is aborted through the
 			// request's context) or too slow for the write timeout (it
 			// loses the connection; the execution goes on).
-			o.mu.Lock()
 			o.broken = true
 			o.slow = errors.Is(err, os.ErrDeadlineExceeded)
 			o.queue, o.queued = nil, 0
-			o.mu.Unlock()
+		}
+		o.ready.Broadcast()
+		o.mu.Unlock()
+		if err != nil {
 			return
 		}
 	}
