@@ -60,7 +60,8 @@ type exports struct {
 	malloc, free, eval, call, freeValue, isException, getException, isString, getStringLen     api.Function
 	freeCString, newString, newError, definePropString, throw, newHostFunction, getPropString  api.Function
 	promiseState, promiseResult, isPromise, isJobPending, executePendingJob, jsIsUncatchable   api.Function
-	getAllocatedSize, isNull, isError                                                          api.Function
+	getAllocatedSize, isError                                                                  api.Function
+	jsGetException, jsSetUncatchable, jsThrow                                                  api.Function // binding_throws.go
 }
 
 func (vm *VM) lookupExports() error {
@@ -102,8 +103,10 @@ func (vm *VM) lookupExports() error {
 	x.executePendingJob = get("qjs_execute_pending_job")
 	x.jsIsUncatchable = get("JS_IsUncatchableError")
 	x.getAllocatedSize = get("qjs_get_allocated_size")
-	x.isNull = get("qjs_is_null")
 	x.isError = get("qjs_is_error")
+	x.jsGetException = get("JS_GetException")
+	x.jsSetUncatchable = get("JS_SetUncatchableError")
+	x.jsThrow = get("JS_Throw")
 	if len(missing) > 0 {
 		return fmt.Errorf("engine: QuickJS module lacks exports %s", strings.Join(missing, ", "))
 	}

@@ -109,12 +109,6 @@ func (vm *VM) isError(value uint32) bool {
 	return err == nil && isErr != 0
 }
 
-// isNull reports whether value is null.
-func (vm *VM) isNull(value uint32) bool {
-	isNull, _ := vm.call(vm.fn.isNull, uint64(value))
-	return isNull != 0
-}
-
 // mathRandom evaluates Math.random() in vm (name names the script): the
 // heap snapshot's probe of the Math.random state.
 func (vm *VM) mathRandom(name string) (float64, error) {

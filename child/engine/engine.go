@@ -174,7 +174,7 @@ func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRunt
 		r.Close(ctx)
 		return nil, err
 	}
-	compiled, err := r.CompileModule(ctx, embeddedWasm)
+	compiled, err := r.CompileModule(withThrowListeners(ctx), embeddedWasm)
 	if err != nil {
 		r.Close(ctx)
 		return nil, fmt.Errorf("engine: compile QuickJS module: %w", err)

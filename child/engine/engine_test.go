@@ -397,8 +397,8 @@ func TestStackOverflow(t *testing.T) {
 			}
 		})
 	}
-	// A stack overflow the guest catches is the guest's business.
-	check(t, runCode(t, "function f(){ return f() } try { f() } catch (e) { return e.name }"), want{value: `"RangeError"`})
+	// The guest cannot catch it (TestStackOverflowIsUncatchable).
+	check(t, runCode(t, "function f(){ return f() } try { f() } catch (e) { return e.name }"), want{errType: contract.ResourceError, kind: contract.KindStack})
 	// Regex nesting: the engine's own overflow inside the regex compiler.
 	res := runCode(t, "return new RegExp('(?:'.repeat(100000) + ')'.repeat(100000)).test('x')")
 	check(t, res, want{errType: contract.ResourceError, kind: contract.KindStack})
@@ -430,6 +430,7 @@ func TestMemory(t *testing.T) {
 		{"typed array bomb", "return new Uint8Array(1e9).length", want{errType: contract.ResourceError, kind: contract.KindMemory}},
 		{"typed array loop", "const a = []; while (true) a.push(new Uint8Array(1e6))", want{errType: contract.ResourceError, kind: contract.KindMemory}},
 		{"caught oom is still oom", "try { 'x'.repeat(1e9) } catch (e) { return 'caught' }", want{errType: contract.ResourceError, kind: contract.KindMemory}},
+		{"regexp compiler oom caught", "const keep = []; try { for (let i = 0; ; i++) keep.push(new RegExp('(a|b)' + i + 'x'.repeat(1000))) } catch (e) { return 'caught ' + e.name }", want{errType: contract.ResourceError, kind: contract.KindMemory}},
 		{"oom in a promise job", "await null; return [].concat(new Array(5e7).fill(1))", want{errType: contract.ResourceError, kind: contract.KindMemory}},
 	}
 	for _, tt := range tests {

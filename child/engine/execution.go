@@ -59,6 +59,13 @@ type execution struct {
 	// fatal is the error that ended the execution from inside a host
 	// function (a data limit, a refused nested call); classify reports it.
 	fatal *contract.Error
+	// limitHit is the limit the engine itself raised while the user's
+	// code ran (binding_throws.go): it decides the outcome, whatever the
+	// guest throws or returns after it. uncatchableFrom is the JSContext*
+	// of an overflow being thrown, until the listener has made it
+	// uncatchable.
+	limitHit        *contract.Error
+	uncatchableFrom uint32
 }
 
 // Run executes req on this VM, once. It never panics on guest behaviour
@@ -88,6 +95,12 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 	x, cancel := vm.startExecution(ctx, limits, opts, req.Modules, start.Add(limits.Timeout))
 	defer cancel()
 	value, runErr := x.execute(req.Code, input)
+	if runErr == nil && x.limitHit != nil {
+		// The guest got past a limit the engine raised (QuickJS swallowed
+		// it, or the guest caught a value the engine could not make
+		// uncatchable): the limit still ends the execution.
+		runErr = x.limitHit
+	}
 
 	x.ph = phaseDone
 	res.Logs = x.logs
@@ -288,10 +301,10 @@ func (x *execution) finish(value uint32) (string, *contract.Error) {
 }
 
 // shouldInterrupt answers QuickJS's interrupt handler: stop once the
-// deadline has passed, the caller has gone, or a host function has
-// ended the execution.
+// deadline has passed, the caller has gone, a host function has ended
+// the execution, or the engine has raised a limit.
 func (x *execution) shouldInterrupt() bool {
-	if x.interrupted || x.fatal != nil {
+	if x.interrupted || x.fatal != nil || x.limitHit != nil {
 		return true
 	}
 	if !x.deadline.IsZero() && !time.Now().Before(x.deadline) || x.parentCtx != nil && x.parentCtx.Err() != nil {

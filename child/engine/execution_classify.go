@@ -3,20 +3,24 @@ package engine
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/wardenhq/warden/contract"
 )
 
 // classify turns a failure into a typed error from what the host knows:
-// the deadline passed, the engine flagged an uncatchable error, the
-// shadow stack reached its limit, or the instance trapped. The text of a
-// guest exception alone never decides the type.
+// a host function ended the execution, the engine raised a limit (seen
+// where it throws, binding_throws.go), the deadline passed, the engine
+// flagged an uncatchable error, or the instance trapped (with the shadow
+// stack at its limit, or not). What a guest throws never decides the
+// type: only whether an error is the guest's.
 func (x *execution) classify(err error) *contract.Error {
 	if x.fatal != nil {
 		// A host function ended the execution (abort): the instance
 		// trapped on purpose, and this is why.
 		return x.fatal
+	}
+	if x.limitHit != nil {
+		return x.limitError(err)
 	}
 	var exc *jsException
 	if !errors.As(err, &exc) {
@@ -56,35 +60,38 @@ func (x *execution) classify(err error) *contract.Error {
 		return &contract.Error{Type: contract.ResourceError, Kind: contract.KindMemory, Name: d.Name,
 			Message: "engine limit: " + d.Message, Stack: d.Stack}
 	}
-	if x.vm.isNull(exc.value) && x.vm.memorySize() >= (x.vm.maxPages-1)*wasmPage {
-		// malloc failed on the page cap before QuickJS's own limit.
-		return contract.ResourceErrorf(contract.KindMemory, "out of memory: wasm linear memory reached its %d-page cap", x.vm.maxPages)
-	}
 	d, _ := x.describe(exc.value)
 	if x.timedOut() {
 		return x.timeoutError()
 	}
-	if x.isStackOverflow(exc.value, d) {
-		return &contract.Error{Type: contract.ResourceError, Kind: contract.KindStack, Name: d.Name,
-			Message: fmt.Sprintf("stack overflow: over the %d-byte stack limit (%s)", x.limits.StackBytes, d.Message), Stack: d.Stack}
-	}
 	return &contract.Error{Type: contract.UserCodeError, Name: d.Name, Message: d.Message, Stack: d.Stack}
 }
 
-// isStackOverflow reports whether a catchable exception is the engine's
-// stack overflow: an object of the engine's Error class (qjs_is_error
-// reads the class, which no guest object can take on: a plain object
-// with the same name and message is not one) with the texts QuickJS
-// throws on overflow (RangeError from the interpreter, SyntaxError from
-// the regex compiler), thrown in an execution whose shadow stack reached
-// the limit. QuickJS throws no InternalError on overflow, so that name
-// is never taken for one.
-func (x *execution) isStackOverflow(value uint32, d described) bool {
-	if !x.vm.isError(value) {
-		return false
+// limitError is the limit the engine raised (binding_throws.go), whatever
+// ended the run after it. When what reached the top is the engine's own
+// stack-overflow error (an object of its Error class, made uncatchable
+// as it was thrown), its name and stack say where the recursion was.
+func (x *execution) limitError(err error) *contract.Error {
+	e := *x.limitHit
+	var exc *jsException
+	if !errors.As(err, &exc) {
+		return &e
 	}
-	return (d.Name == "RangeError" && d.Message == "Maximum call stack size exceeded" ||
-		d.Name == "SyntaxError" && d.Message == "stack overflow") && x.stackLimitHit()
+	defer x.vm.freeValue(exc.value)
+	if e.Kind != contract.KindStack || !x.vm.isError(exc.value) {
+		return &e
+	}
+	if unc, uerr := x.vm.isUncatchable(exc.value); uerr != nil || !unc {
+		return &e
+	}
+	// The interrupt's error is uncatchable too: only the overflow's own
+	// texts (which the guest cannot have given an uncatchable error) say
+	// it is the overflow.
+	if d, ok := x.describe(exc.value); ok && (d.Message == string(stackOverflowFormat) || d.Message == string(regexpOverflowText)) {
+		e.Name, e.Stack = d.Name, d.Stack
+		e.Message += " (" + d.Message + ")"
+	}
+	return &e
 }
 
 type described struct {

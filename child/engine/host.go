@@ -106,6 +106,11 @@ func hostCall(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = uint64(vm.throwError("host functions are not available outside the execution"))
 		return
 	}
+	if x.limitHit != nil {
+		// The engine raised a limit and the guest is still running (see
+		// binding_throws.go): nothing more reaches the host.
+		x.abort(x.limitHit)
+	}
 	stack[0] = uint64(x.dispatch(namePtr, nameLen, argc, argv))
 }
 

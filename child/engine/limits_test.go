@@ -55,13 +55,10 @@ func TestLimits(t *testing.T) {
 	t.Run("stack", func(t *testing.T) {
 		const limit = 128 << 10
 		lim := contract.Limits{StackBytes: limit}
-		res := run(t, contract.Request{Code: "let d = 0; function f(){ d++; f() } try { f() } catch (e) {} return d", Limits: lim}, RunOptions{})
-		var depth int
-		if !res.OK || json.Unmarshal(res.Value, &depth) != nil || depth < 100 {
-			t.Fatalf("measuring depth: %+v", res)
-		}
-		rec := func(n int) string {
-			return fmt.Sprintf("function f(n){ return n === 0 ? 0 : 1 + f(n - 1) } return f(%d)", n)
+		depth := deepestRecursion(t, lim)
+		rec := func(n int) string { return fmt.Sprintf(recursionTo, false, "0", n) }
+		if depth < 100 {
+			t.Fatalf("a %d-byte stack takes only %d frames", limit, depth)
 		}
 		check(t, run(t, contract.Request{Code: rec(depth * 9 / 10), Limits: lim}, RunOptions{}), want{value: strconv.Itoa(depth * 9 / 10)})
 		check(t, run(t, contract.Request{Code: rec(depth * 11 / 10), Limits: lim}, RunOptions{}), want{errType: contract.ResourceError, kind: contract.KindStack})

