@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"crypto/rand"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
+	"strings"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -14,7 +16,38 @@ import (
 )
 
 //go:embed prelude.js
-var preludeSource string
+var preludeCore string
+
+// web holds the web platform's globals, inlined into the prelude
+// (web/README.md).
+//
+//go:embed web
+var web embed.FS
+
+// preludeSource is the prelude the engine evaluates: the core with the
+// web globals inlined.
+var preludeSource = composePrelude(preludeCore, web)
+
+// webMarker is the line of the core prelude the web files replace.
+const webMarker = "  // web-globals\n"
+
+// composePrelude inlines every web/*.js file, in name order, each in its
+// own function, at the core's marker.
+func composePrelude(core string, files fs.FS) string {
+	names, err := fs.Glob(files, "web/*.js")
+	if err != nil || strings.Count(core, webMarker) != 1 {
+		panic("engine: the prelude has no single web-globals marker")
+	}
+	var b strings.Builder
+	for _, name := range names {
+		src, err := fs.ReadFile(files, name)
+		if err != nil {
+			panic("engine: read " + name + ": " + err.Error())
+		}
+		fmt.Fprintf(&b, "  // %s\n  (function () {\n%s\n  })();\n", name, src)
+	}
+	return strings.Replace(core, webMarker, b.String(), 1)
+}
 
 // NewVM instantiates the module for the given memory limit and runs
 // everything that does not depend on the request: WASI reactor

@@ -158,10 +158,27 @@
     delete globalThis[notECMAScript[i]];
   }
 
+  // The web platform's pure globals (child/engine/web/*.js, inlined at
+  // the marker below in name order, each in its own function). Each
+  // file defines its globals with defineGlobal and may leave what later
+  // files need on web.
+  const web = {};
+  const webGlobals = [];
+  function defineGlobal(name, value, enumerable) {
+    webGlobals[webGlobals.length] = { name: name, value: value, enumerable: enumerable === true };
+  }
+  // web-globals
+
   const globals = { console: consoleObject, sha256: sha256, host: hostObject };
   for (const name in globals) {
     defineProperty(globalThis, name, {
       value: globals[name], writable: true, enumerable: false, configurable: true,
+    });
+  }
+  for (let i = 0; i < webGlobals.length; i++) {
+    const g = webGlobals[i];
+    defineProperty(globalThis, g.name, {
+      value: g.value, writable: true, enumerable: g.enumerable, configurable: true,
     });
   }
 
