@@ -136,3 +136,11 @@ func BenchmarkHostRequest1000(b *testing.B) {
 	benchRun(b, contract.Request{Code: "let s = 0; for (let i = 0; i < 1000; i++) s += await host.request('echo', i); return s",
 		Limits: contract.Limits{Timeout: 30e9}}, RunOptions{Handler: h})
 }
+
+// BenchmarkEngineRangeErrors10000: 10,000 RangeErrors the engine throws
+// and the guest catches, each one seen by the throw listener
+// (binding_throws.go), none of them a limit.
+func BenchmarkEngineRangeErrors10000(b *testing.B) {
+	benchRun(b, contract.Request{Code: "let n = 0; for (let i = 0; i < 10000; i++) { try { new Array(-1) } catch (e) { n++ } } return n",
+		Limits: contract.Limits{Timeout: 30e9}}, RunOptions{})
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path"
 	"sync"
 
@@ -51,7 +52,21 @@ const (
 	// init (QuickJS's performance.now origin): the restoring process's
 	// own clock.
 	fixMonotonicMS = "monotonic_ms"
+	// fixMonotonicMSValue is the same reading held as a JSValue: a
+	// float64 NaN-boxed as this 32-bit build boxes it (jsFloat64Addend),
+	// a copy init left in the heap.
+	fixMonotonicMSValue = "monotonic_ms_value"
 )
+
+// jsFloat64Addend is what QuickJS-NG's NaN boxing (JS_NAN_BOXING, on in
+// 32-bit builds such as this one) subtracts from the high word of a
+// float64's bits to make a JSValue: JS_FLOAT64_TAG_ADDEND, 0x7ff80000 -
+// JS_TAG_FIRST (-9) + 1.
+const jsFloat64Addend = 0x7ff80000 + 9 + 1
+
+// boxFloat64 and unboxFloat64 convert between a float64 and its JSValue.
+func boxFloat64(f float64) uint64   { return math.Float64bits(f) - jsFloat64Addend<<32 }
+func unboxFloat64(v uint64) float64 { return math.Float64frombits(v + jsFloat64Addend<<32) }
 
 // snapshotHeader describes a snapshot and ties it to what made it.
 type snapshotHeader struct {
@@ -153,7 +168,7 @@ func parseSnapshotHeader(block []byte, key string) (*snapshotHeader, error) {
 		case fixRandomState:
 			seenState = f.Size == 8
 		case fixRandom:
-		case fixMonotonicMS:
+		case fixMonotonicMS, fixMonotonicMSValue:
 			if f.Size != 8 {
 				return nil, fmt.Errorf("%w: clock fixup of %d bytes", ErrSnapshotRefused, f.Size)
 			}

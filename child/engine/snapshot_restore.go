@@ -164,6 +164,8 @@ func applyFixups(m api.Memory, fixups []snapshotFixup, entropy io.Reader) error 
 		switch fx.Kind {
 		case fixMonotonicMS:
 			binary.LittleEndian.PutUint64(b, math.Float64bits(monotonicMS()))
+		case fixMonotonicMSValue:
+			binary.LittleEndian.PutUint64(b, boxFloat64(monotonicMS()))
 		default:
 			for {
 				if _, err := io.ReadFull(entropy, b); err != nil {

@@ -267,3 +267,18 @@ func TestXorshiftMatchesQuickJS(t *testing.T) {
 		t.Fatalf("Math.random() = %v, the model says %v", got, want)
 	}
 }
+
+// TestJSValueFloat64Boxing: the boxing the snapshot's clock fixup
+// writes is QuickJS's. The word is one init left in the heap (a copy of
+// performance.now's origin, 348.1 ms after the process started), and a
+// JSValue boxes the float64 back to the same word.
+func TestJSValueFloat64Boxing(t *testing.T) {
+	const heapWord = 0xc07dc1d047a9e2bd
+	f := unboxFloat64(heapWord)
+	if f < 348 || f > 348.2 {
+		t.Fatalf("unboxed %v, want about 348.1", f)
+	}
+	if boxFloat64(f) != heapWord {
+		t.Fatalf("boxed back to %#x", boxFloat64(f))
+	}
+}

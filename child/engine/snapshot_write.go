@@ -193,7 +193,7 @@ func mathRandomOf(state uint64) float64 {
 // Math.random state at stateOff; the bytes random_get handed out, where
 // init stored them; QuickJS's Map hash seed, the low half of the
 // xorshift64* output that left the state as it is; and float64 readings
-// of the monotonic clock in ms. Any other difference is an error: it
+// of the monotonic clock in ms, raw or held as a JSValue. Any other difference is an error: it
 // would be state a child could not reseed.
 func entropyFixups(a, b *initSample, stateOff uint32) ([]snapshotFixup, error) {
 	covered := make([]bool, len(a.mem))
@@ -244,6 +244,12 @@ func entropyFixups(a, b *initSample, stateOff uint32) ([]snapshotFixup, error) {
 		fb := math.Float64frombits(binary.LittleEndian.Uint64(b.mem[o:]))
 		if fa >= a.monoLo-1 && fa <= a.monoHi+1 && fb >= b.monoLo-1 && fb <= b.monoHi+1 {
 			add(o, 8, fixMonotonicMS)
+			continue
+		}
+		va := unboxFloat64(binary.LittleEndian.Uint64(a.mem[o:]))
+		vb := unboxFloat64(binary.LittleEndian.Uint64(b.mem[o:]))
+		if va >= a.monoLo-1 && va <= a.monoHi+1 && vb >= b.monoLo-1 && vb <= b.monoHi+1 {
+			add(o, 8, fixMonotonicMSValue)
 		}
 	}
 	var unknown []int
