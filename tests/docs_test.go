@@ -133,7 +133,7 @@ var built = []string{"bin", ".cache"}
 var foreign = map[string]bool{
 	// JavaScript and QuickJS.
 	"Promise": true, "Math": true, "Error": true, "Function": true, "Reflect": true, "Symbol": true,
-	"InternalError": true, "RangeError": true, "TypeError": true, "ReferenceError": true,
+	"InternalError": true, "RangeError": true, "TypeError": true, "ReferenceError": true, "SyntaxError": true,
 	"DOMException": true, "TextEncoder": true, "CallSite": true, "JSString": true, "Date": true,
 	"EventSource": true, "WebAssembly": true, "Map": true, "Set": true, "Object": true, "Array": true,
 	// The kernel, systemd, HTTP.

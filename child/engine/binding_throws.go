@@ -91,8 +91,8 @@ func limitOf(kind engineThrow, format []byte, arg func() []byte) string {
 
 // withThrowListeners returns ctx with the listener factory that compiles
 // the watch into the throw functions. The compiled code differs from a
-// compile without it, so compilation cache entries are kept apart
-// (CacheFlavour).
+// compile without it; wazero's module ID, the compilation cache's key,
+// covers which functions have a listener.
 func withThrowListeners(ctx context.Context) context.Context {
 	return experimental.WithFunctionListenerFactory(ctx, experimental.FunctionListenerFactoryFunc(
 		func(def api.FunctionDefinition) experimental.FunctionListener {

@@ -5,15 +5,9 @@ import (
 	"sync"
 )
 
-// compiledCodeVersion marks how Warden compiles the module, beyond which
-// wazero compiles it: wazero's cache key is the module and the CPU only,
-// so code compiled another way (here: the throw listeners,
-// binding_throws.go) must not share a directory with it.
-const compiledCodeVersion = "-l1"
-
-// CacheFlavour names the wazero build this binary carries, "patched"
+// CacheFlavour names the wazero build this binary carries: "patched"
 // when the wazero module is replaced (`make build` builds against the
-// project's patch) or "stock", and compiledCodeVersion. The engine keeps its compilation
+// project's patch), "stock" otherwise. The engine keeps its compilation
 // cache entries under a subdirectory of that name: the two builds never
 // read each other's entries anyway (the patched entry format is part of
 // its cache key), and apart a child checks the digests of its own
@@ -24,9 +18,9 @@ var cacheFlavour = sync.OnceValue(func() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, dep := range bi.Deps {
 			if dep.Path == "github.com/tetratelabs/wazero" && dep.Replace != nil {
-				return "patched" + compiledCodeVersion
+				return "patched"
 			}
 		}
 	}
-	return "stock" + compiledCodeVersion
+	return "stock"
 })
