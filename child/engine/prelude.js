@@ -134,6 +134,14 @@
     value: request, writable: true, enumerable: true, configurable: true,
   });
 
+  // The web platform's globals (see "web-globals" below): what each web
+  // file defines, and what the files share (web.DOMException, ...).
+  const web = {};
+  const webGlobals = [];
+  function defineGlobal(name, value, enumerable) {
+    webGlobals[webGlobals.length] = { name: name, value: value, enumerable: enumerable === true };
+  }
+
   // stack-hooks:begin
   // QuickJS-NG's V8-style stack-trace hooks go. Error.prepareStackTrace
   // runs guest code whenever the engine builds an error's stack (also
@@ -152,8 +160,12 @@
   // Globals that are not ECMAScript go. InternalError matters most: in
   // this build every InternalError is uncatchable, and with the
   // constructor gone only the engine itself can raise one, so the host
-  // can trust an uncatchable "out of memory" to be the engine's.
-  const notECMAScript = ["InternalError", "queueMicrotask", "DOMException", "btoa", "atob", "performance"];
+  // can trust an uncatchable "out of memory" to be the engine's. The web
+  // platform's globals QuickJS-NG has natively stay only where they
+  // behave as Node's (DOMException); the web files replace the others.
+  const DOMExceptionIntrinsic = DOMException;
+  web.DOMException = DOMExceptionIntrinsic;
+  const notECMAScript = ["InternalError", "queueMicrotask", "btoa", "atob", "performance"];
   for (let i = 0; i < notECMAScript.length; i++) {
     delete globalThis[notECMAScript[i]];
   }
@@ -162,11 +174,6 @@
   // the marker below in name order, each in its own function). Each
   // file defines its globals with defineGlobal and may leave what later
   // files need on web.
-  const web = {};
-  const webGlobals = [];
-  function defineGlobal(name, value, enumerable) {
-    webGlobals[webGlobals.length] = { name: name, value: value, enumerable: enumerable === true };
-  }
   // web-globals
 
   const globals = { console: consoleObject, sha256: sha256, host: hostObject };
