@@ -20,6 +20,7 @@
   const PromiseIntrinsic = Promise;
   const promiseResolve = Promise.resolve;
   const promiseReject = Promise.reject;
+  const promiseThen = Promise.prototype.then;
   const fnToString = Function.prototype.toString;
   const strSlice = String.prototype.slice;
   const StringIntrinsic = String;
@@ -137,6 +138,18 @@
   // The web platform's globals (see "web-globals" below): what each web
   // file defines, and what the files share (web.DOMException, ...).
   const web = {};
+  // web.reportUncaught(error) ends the execution with error, as an
+  // exception nothing can catch ends a Node process: for a callback the
+  // platform calls (a timer, a microtask) that throws. The first report
+  // wins; after the result has settled it does nothing.
+  let failExecution = null;
+  web.reportUncaught = function (error) {
+    if (failExecution !== null) {
+      const fail = failExecution;
+      failExecution = null;
+      fail(error);
+    }
+  };
   const webGlobals = [];
   function defineGlobal(name, value, enumerable) {
     webGlobals[webGlobals.length] = { name: name, value: value, enumerable: enumerable === true };
@@ -208,7 +221,16 @@
       if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
         throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
       }
-      return apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
+      const result = apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
+      // The execution's promise settles with the function's, or rejects
+      // with the first uncaught error a platform callback reports.
+      return new PromiseIntrinsic(function (resolve, reject) {
+        failExecution = reject;
+        apply(promiseThen, result, [
+          function (v) { failExecution = null; resolve(v); },
+          function (e) { failExecution = null; reject(e); },
+        ]);
+      });
     },
     // finish stringifies the settled value; undefined becomes null.
     finish: function (value) {
