@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -25,8 +26,10 @@ var preludeCore string
 var web embed.FS
 
 // preludeSource is the prelude the engine evaluates: the core with the
-// web globals inlined.
-var preludeSource = composePrelude(preludeCore, web)
+// web globals inlined, composed on first use (not at init: a child that
+// restores a heap snapshot only hashes it, and every child pays for a
+// package's init).
+var preludeSource = sync.OnceValue(func() string { return composePrelude(preludeCore, web) })
 
 // webMarker is the line of the core prelude the web files replace.
 const webMarker = "  // web-globals\n"
@@ -58,9 +61,9 @@ func composePrelude(core string, files fs.FS) string {
 // the instance from it instead, and fails if the snapshot is refused.
 func (e *Engine) NewVM(ctx context.Context, memoryBytes int64) (*VM, error) {
 	if e.cfg.Snapshot != "" {
-		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, preludeSource, rand.Reader)
+		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, preludeSource(), rand.Reader)
 	}
-	return e.newVM(ctx, memoryBytes, preludeSource)
+	return e.newVM(ctx, memoryBytes, preludeSource())
 }
 
 // newVM is NewVM with the prelude to evaluate (tests give it variants).

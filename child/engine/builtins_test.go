@@ -104,12 +104,12 @@ const (
 // path the prelude closes), so that a guest hook runs sha256 while the
 // module loader is throwing its error.
 func TestNestedHostCallIsRefused(t *testing.T) {
-	start, end := strings.Index(preludeSource, stackHooksBegin), strings.Index(preludeSource, stackHooksEnd)
+	start, end := strings.Index(preludeSource(), stackHooksBegin), strings.Index(preludeSource(), stackHooksEnd)
 	if start < 0 || end < start {
 		t.Fatal("prelude lacks the stack-hook markers")
 	}
 	ctx := context.Background()
-	vm, err := testEngine.newVM(ctx, contract.DefaultLimits.MemoryBytes, preludeSource[:start]+preludeSource[end:])
+	vm, err := testEngine.newVM(ctx, contract.DefaultLimits.MemoryBytes, preludeSource()[:start]+preludeSource()[end:])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,6 @@
   const PromiseIntrinsic = Promise;
   const promiseResolve = Promise.resolve;
   const promiseReject = Promise.reject;
-  const promiseThen = Promise.prototype.then;
   const fnToString = Function.prototype.toString;
   const strSlice = String.prototype.slice;
   const StringIntrinsic = String;
@@ -139,16 +138,16 @@
   // file defines, and what the files share (web.DOMException, ...).
   const web = {};
   // web.reportUncaught(error) ends the execution with error, as an
-  // exception nothing can catch ends a Node process: for a callback the
-  // platform calls (a timer, a microtask) that throws. The first report
-  // wins; after the result has settled it does nothing.
-  let failExecution = null;
+  // exception nothing catches ends a Node process: for a callback the
+  // platform calls (an event listener, a timer) that throws. It throws
+  // the error from a job of its own (QuickJS-NG's queueMicrotask, which
+  // fails the job rather than rejecting a promise), and a failed job ends
+  // the execution with its error (the engine's settle loop). Reported
+  // after the result has settled, it does nothing: the execution is over.
+  const nativeQueueMicrotask = globalThis.queueMicrotask;
+  web.queueMicrotask = nativeQueueMicrotask;
   web.reportUncaught = function (error) {
-    if (failExecution !== null) {
-      const fail = failExecution;
-      failExecution = null;
-      fail(error);
-    }
+    apply(nativeQueueMicrotask, undefined, [function () { throw error; }]);
   };
   const webGlobals = [];
   function defineGlobal(name, value, enumerable) {
@@ -221,16 +220,7 @@
       if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
         throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
       }
-      const result = apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
-      // The execution's promise settles with the function's, or rejects
-      // with the first uncaught error a platform callback reports.
-      return new PromiseIntrinsic(function (resolve, reject) {
-        failExecution = reject;
-        apply(promiseThen, result, [
-          function (v) { failExecution = null; resolve(v); },
-          function (e) { failExecution = null; reject(e); },
-        ]);
-      });
+      return apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
     },
     // finish stringifies the settled value; undefined becomes null.
     finish: function (value) {

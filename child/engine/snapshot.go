@@ -113,7 +113,7 @@ var ErrSnapshotRefused = errors.New("engine: heap snapshot refused")
 // profile-dependent write (QuickJS's memory limit) is made again after
 // a restore, and the header's Pages must fit the profile's page cap.
 func snapshotKey(prelude string) string {
-	if prelude == preludeSource {
+	if prelude == preludeSource() {
 		return preludeKey()
 	}
 	return computeSnapshotKey(prelude)
@@ -121,7 +121,7 @@ func snapshotKey(prelude string) string {
 
 // preludeKey is the real prelude's key, hashed once per process (every
 // child start asks for it).
-var preludeKey = sync.OnceValue(func() string { return computeSnapshotKey(preludeSource) })
+var preludeKey = sync.OnceValue(func() string { return computeSnapshotKey(preludeSource()) })
 
 func computeSnapshotKey(prelude string) string {
 	h := sha256.New()
@@ -135,7 +135,7 @@ func computeSnapshotKey(prelude string) string {
 // module, prelude or wazero build made is never even opened. It is
 // outside the flavour's compilation-cache directory, so a child hashes
 // it once, while mapping it, and not again with the compiled module.
-func SnapshotFile() string { return snapshotFile(preludeSource) }
+func SnapshotFile() string { return snapshotFile(preludeSource()) }
 
 func snapshotFile(prelude string) string {
 	return path.Join("snapshots", CacheFlavour()+"-"+snapshotKey(prelude)[:32]+".snap")

@@ -43,7 +43,7 @@ func readTestHeader(path string) (*snapshotHeader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseSnapshotHeader(b[:snapshotHeaderMax], snapshotKey(preludeSource))
+	return parseSnapshotHeader(b[:snapshotHeaderMax], snapshotKey(preludeSource()))
 }
 
 // snapshotEngine is an engine whose VMs are restored from the snapshot.
@@ -62,7 +62,7 @@ func snapshotEngine(t *testing.T, path, digest string) *Engine {
 // it reseeds, and a reseed with a known value gives the sequence that
 // value predicts.
 func TestSnapshotReseeds(t *testing.T) {
-	path, digest := writeTestSnapshot(t, preludeSource)
+	path, digest := writeTestSnapshot(t, preludeSource())
 	e := snapshotEngine(t, path, digest)
 	seqs := map[string]bool{}
 	for i := 0; i < 3; i++ {
@@ -93,7 +93,7 @@ func TestSnapshotReseeds(t *testing.T) {
 // one that ran init: the same globals, builtins, errors, stack and
 // memory classification, logs, host calls and modules.
 func TestSnapshotRunsLikeInit(t *testing.T) {
-	path, digest := writeTestSnapshot(t, preludeSource)
+	path, digest := writeTestSnapshot(t, preludeSource())
 	e := snapshotEngine(t, path, digest)
 	handler := func(_ context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{"name":"` + name + `"}`), nil
@@ -134,7 +134,7 @@ func sameError(a, b *contract.Error) bool {
 // prototypes stays in its private copy of the memory: another VM from
 // the same file never sees it, and the file is unchanged.
 func TestSnapshotIsolatesVMs(t *testing.T) {
-	path, digest := writeTestSnapshot(t, preludeSource)
+	path, digest := writeTestSnapshot(t, preludeSource())
 	e := snapshotEngine(t, path, digest)
 	res := e.Execute(context.Background(), contract.Request{Code: `globalThis.leak = 42; Object.prototype.polluted = 'yes';
 let junk = []; for (let i = 0; i < 1e4; i++) junk.push('x' + i); Array.prototype.push = null; JSON.parse = () => 'owned'; return 1`}, RunOptions{})
@@ -154,12 +154,12 @@ let junk = []; for (let i = 0; i < 1e4; i++) junk.push('x' + i); Array.prototype
 // is truncated, that another prelude made, or that does not fit the
 // profile, is refused with ErrSnapshotRefused, and nothing runs.
 func TestSnapshotRefused(t *testing.T) {
-	path, digest := writeTestSnapshot(t, preludeSource)
+	path, digest := writeTestSnapshot(t, preludeSource())
 	orig, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, otherDigest := writeTestSnapshot(t, preludeSource+"\n// another prelude\n")
+	other, otherDigest := writeTestSnapshot(t, preludeSource()+"\n// another prelude\n")
 	otherBytes, _ := os.ReadFile(other)
 	tooBig := func() ([]byte, string) {
 		// A well-formed snapshot that holds more memory than a 16 MiB
@@ -221,8 +221,8 @@ func TestSnapshotRefused(t *testing.T) {
 // TestSnapshotDeterministic: two makes of the snapshot are the same
 // bytes: what init drew from entropy is stored as zeros.
 func TestSnapshotDeterministic(t *testing.T) {
-	a, da := writeTestSnapshot(t, preludeSource)
-	b, db := writeTestSnapshot(t, preludeSource)
+	a, da := writeTestSnapshot(t, preludeSource())
+	b, db := writeTestSnapshot(t, preludeSource())
 	if da != db {
 		t.Fatalf("two makes of the snapshot differ: %s and %s", a, b)
 	}
@@ -231,7 +231,7 @@ func TestSnapshotDeterministic(t *testing.T) {
 // TestSnapshotNamedByItsKey: a snapshot's file name holds its key, so an
 // engine with another prelude never even opens this one.
 func TestSnapshotNamedByItsKey(t *testing.T) {
-	a, b := snapshotFile(preludeSource), snapshotFile(preludeSource+" ")
+	a, b := snapshotFile(preludeSource()), snapshotFile(preludeSource()+" ")
 	if a == b || !strings.HasPrefix(a, "snapshots/"+CacheFlavour()+"-") || SnapshotFile() != a {
 		t.Fatalf("snapshot files %q and %q", a, b)
 	}
@@ -240,7 +240,7 @@ func TestSnapshotNamedByItsKey(t *testing.T) {
 // TestXorshiftMatchesQuickJS: the Go model of Math.random that
 // WriteSnapshot finds the state with is QuickJS's.
 func TestXorshiftMatchesQuickJS(t *testing.T) {
-	path, digest := writeTestSnapshot(t, preludeSource)
+	path, digest := writeTestSnapshot(t, preludeSource())
 	e := snapshotEngine(t, path, digest)
 	vm, err := e.NewVM(context.Background(), 16<<20)
 	if err != nil {

@@ -27,7 +27,7 @@ import (
 // written file through the children's own path, reseeds it with a known
 // value, and checks that Math.random follows.
 func (e *Engine) WriteSnapshot(ctx context.Context, cacheDir string) error {
-	return e.writeSnapshot(ctx, cacheDir, preludeSource)
+	return e.writeSnapshot(ctx, cacheDir, preludeSource())
 }
 
 // initSample is one NewVM's result, copied, with what it drew from
