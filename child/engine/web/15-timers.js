@@ -145,6 +145,7 @@
     }
     let text;
     if (typeof v === "string") {
+      if (v.length > 28) v = apply(strSlice, v, [0, 25]) + "...";
       text = apply(stringIncludes, v, ["'"]) ? "\"" + v + "\"" : "'" + v + "'";
     } else if (typeof v === "bigint") {
       text = StringI(v) + "n";
@@ -155,7 +156,7 @@
     } else {
       text = StringI(v);
     }
-    if (text.length > 28) text = apply(strSlice, text, [0, 25]) + "...";
+    if (typeof v !== "string" && text.length > 28) text = apply(strSlice, text, [0, 25]) + "...";
     return "type " + typeof v + " (" + text + ")";
   }
   const stringIncludes = String.prototype.includes;
@@ -168,21 +169,30 @@
   }
 
   // Timeout is what setTimeout and setInterval return (Node's class of
-  // that name); its state is a record no guest code can reach.
+  // that name); its state is a record no guest code can reach (records:
+  // a WeakMap is cheaper here than a private field in QuickJS-NG).
   const token = {};
+  const records = new WeakMap();
+  const weakMapGet = WeakMap.prototype.get;
+  const weakMapSet = WeakMap.prototype.set;
+  function recordOf(t) { return apply(weakMapGet, records, [t]); }
+  function own(t) {
+    const r = recordOf(t);
+    if (r === undefined) throw new TypeErrorI("Receiver must be a Timeout");
+    return r;
+  }
   class Timeout {
-    #r;
     constructor(t, r) {
       if (t !== token) throw new TypeErrorI("Illegal constructor");
-      this.#r = r;
+      apply(weakMapSet, records, [this, r]);
       r.object = this;
     }
     refresh() {
-      rearm(this.#r);
+      rearm(own(this));
       return this;
     }
     unref() {
-      const r = this.#r;
+      const r = own(this);
       if (r.refed) {
         r.refed = false;
         if (!r.destroyed) refCount--;
@@ -190,7 +200,7 @@
       return this;
     }
     ref() {
-      const r = this.#r;
+      const r = own(this);
       if (!r.refed) {
         r.refed = true;
         if (!r.destroyed) refCount++;
@@ -198,22 +208,16 @@
       return this;
     }
     hasRef() {
-      return this.#r.refed;
-    }
-    static recordOf(t) {
-      return t !== null && typeof t === "object" && #r in t ? t.#r : undefined;
+      return own(this).refed;
     }
   }
-  const recordOf = Timeout.recordOf;
-  delete Timeout.recordOf;
   defineProperty(Timeout.prototype, "close", {
     value: function () { clearTimeout(this); return this; },
     writable: true, enumerable: true, configurable: true,
   });
   defineProperty(Timeout.prototype, toPrimitiveKey, {
     value: function () {
-      const r = recordOf(this);
-      if (r === undefined) throw new TypeErrorI("not a Timeout");
+      const r = own(this);
       if (!r.hasPrimitive) {
         r.hasPrimitive = true;
         knownById[r.id] = r;
