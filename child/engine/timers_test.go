@@ -124,6 +124,71 @@ func TestTimersOrderAsNode(t *testing.T) {
 	}
 }
 
+// TestTimersTamperAsNode: a guest that replaces the intrinsics timers
+// use, or puts accessors on Object.prototype where they store, changes
+// nothing: Warden's outcome with the poisoning is Node's without it
+// (Node's own timers, for all their primordials, break on the accessors).
+func TestTimersTamperAsNode(t *testing.T) {
+	const keys = `["0", "1", "next", "prev", "list", "head", "tail", "expiry", "id", "pos", "msecs", "start", "callback", "args", "repeat", "refed", "destroyed", "object"]`
+	poison := `const saved = [WeakMap.prototype.get, WeakMap.prototype.set, Array.prototype.slice, Reflect.apply, Function.prototype.apply, Function.prototype.call, Math.trunc, Math.floor, Math.max];
+		WeakMap.prototype.get = () => { throw new Error("poisoned get"); };
+		WeakMap.prototype.set = () => { throw new Error("poisoned set"); };
+		Array.prototype.slice = () => { throw new Error("poisoned slice"); };
+		Reflect.apply = Function.prototype.apply = Function.prototype.call = () => { throw new Error("poisoned apply"); };
+		Math.trunc = Math.floor = Math.max = () => NaN;
+		for (const k of ` + keys + `) {
+			Object.defineProperty(Object.prototype, k, { set(v) { hits++; }, get() { hits++; }, configurable: true });
+		}
+`
+	body := `await new Promise((r) => setTimeout((a, b) => { log.push(a + b); r(); }, 1, 1, 2));
+		const t = setTimeout(() => log.push("cleared"), 1);
+		clearTimeout(t);
+		const i = setInterval(() => { log.push("interval"); clearInterval(i); }, 1);
+		log.push(typeof +i);
+		await new Promise((r) => setTimeout(r, 10));
+`
+	restore := `for (const k of ` + keys + `) delete Object.prototype[k];
+		[WeakMap.prototype.get, WeakMap.prototype.set, Array.prototype.slice, Reflect.apply, Function.prototype.apply, Function.prototype.call, Math.trunc, Math.floor, Math.max] = saved;
+`
+	head := `const log = ["start"]; let hits = 0;
+`
+	tail := `return [log, hits];`
+	got := wardenOutcome(runCode(t, head+poison+body+restore+tail))
+	want := runInNode(t, head+body+tail, "")
+	if !equalOutcomes(got, want) {
+		t.Errorf("poisoned, Warden: %s; Node unpoisoned: %s", jsonText(got), jsonText(want))
+	}
+}
+
+// TestTimersPatternsAsNode: what code written for Node does with timers:
+// sleeps in a loop, retries with backoff, a timeout raced against work,
+// a debounce.
+func TestTimersPatternsAsNode(t *testing.T) {
+	sameAsNode(t, sleepJS+`const log = [];
+		for (let i = 0; i < 3; i++) { await sleep(2); log.push("tick " + i); }
+		let attempts = 0;
+		const flaky = async () => { attempts++; if (attempts < 3) throw new Error("try " + attempts); return "done after " + attempts; };
+		const retry = async (fn, tries, delay) => {
+			for (let i = 0; ; i++) {
+				try { return await fn(); } catch (e) { log.push(e.message); if (i + 1 >= tries) throw e; await sleep(delay * 2 ** i); }
+			}
+		};
+		log.push(await retry(flaky, 5, 1));
+		const withTimeout = (p, ms) => { let t; return Promise.race([p, new Promise((_, rej) => { t = setTimeout(() => rej(new Error("timed out")), ms); })]).finally(() => clearTimeout(t)); };
+		log.push(await withTimeout(sleep(1).then(() => "fast"), 50));
+		try { await withTimeout(sleep(80), 5); } catch (e) { log.push(e.message); }
+		const debounce = (fn, ms) => { let t; return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), ms); }; };
+		const d = debounce((x) => log.push("debounced " + x), 10);
+		d(1); d(2); d(3);
+		await sleep(40);
+		const results = await Promise.all([3, 1, 2].map((n) => new Promise((r) => setTimeout(() => r(n), n * 10))));
+		log.push(results);
+		const order = [];
+		await Promise.all([3, 1, 2].map((n) => sleep(n * 10).then(() => order.push(n))));
+		log.push(order);
+		return log;`, "")
+}
+
 // TestTimersWaitWithoutCPU: a 200 ms timer takes 200 ms of wall time and
 // almost no CPU: the engine sleeps, it does not spin.
 func TestTimersWaitWithoutCPU(t *testing.T) {
@@ -131,6 +196,7 @@ func TestTimersWaitWithoutCPU(t *testing.T) {
 	if !res.OK {
 		t.Fatalf("got %+v", res.Error)
 	}
+	t.Logf("a 200 ms timer: wall %v ms, cpu %v ms", res.Stats.WallMS, res.Stats.CPUMS)
 	if res.Stats.WallMS < 200 {
 		t.Errorf("wall %v ms for a 200 ms timer", res.Stats.WallMS)
 	}
