@@ -89,6 +89,15 @@ func TestTimersOrderAsNode(t *testing.T) {
 		d.refresh();
 		await sleep(15);
 		return log;`,
+		// a callback's this: an interval clears itself, a timeout
+		// refreshes itself into a repeat, clearing itself does nothing
+		`const log = [];
+		setInterval(function () { log.push("interval this"); clearInterval(this); }, 1);
+		const u = setTimeout(() => { clearTimeout(u); log.push("cleared self"); }, 1);
+		let n = 0;
+		setTimeout(function () { log.push("self " + ++n); if (n < 3) this.refresh(); }, 2);
+		await sleep(60);
+		return log;`,
 		// the Timeout object
 		`const t = setTimeout(() => {}, 1);
 		const i = setInterval(() => {}, 1);
