@@ -206,7 +206,9 @@ func TestTimersWaitWithoutCPU(t *testing.T) {
 		t.Fatalf("got %+v", res.Error)
 	}
 	t.Logf("a 200 ms timer: wall %v ms, cpu %v ms", res.Stats.WallMS, res.Stats.CPUMS)
-	if res.Stats.WallMS < 200 {
+	// Time is whole milliseconds, as libuv's: a timer set 0.9 ms into a
+	// millisecond may fire up to that much early, in Node as here.
+	if res.Stats.WallMS < 199 {
 		t.Errorf("wall %v ms for a 200 ms timer", res.Stats.WallMS)
 	}
 	if res.Stats.CPUMS > 40 {
