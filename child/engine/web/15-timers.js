@@ -135,9 +135,11 @@
     }
   }
 
+  // received describes a value that is not a function as Node's
+  // ERR_INVALID_ARG_TYPE does (an object with no constructor name is
+  // always shown as an empty null-prototype object).
   function received(v) {
     if (v === null || v === undefined) return "" + v;
-    if (typeof v === "function" && v.name) return "function " + v.name;
     if (typeof v === "object") {
       const c = v.constructor;
       if (c !== null && c !== undefined && c.name) return "an instance of " + c.name;
@@ -151,8 +153,6 @@
       text = StringI(v) + "n";
     } else if (typeof v === "number" && objectIs(v, -0)) {
       text = "-0";
-    } else if (typeof v === "function") {
-      text = "[Function (anonymous)]";
     } else {
       text = StringI(v);
     }
