@@ -53,6 +53,8 @@ const (
 	// Limits.DataRequests, or their traffic over Limits.DataBytes.
 	KindDataRequests = "data_requests"
 	KindDataBytes    = "data_bytes"
+	// KindTimers: more timers pending at once than Limits.Timers.
+	KindTimers = "timers"
 )
 
 // Error is the error half of an envelope. It implements error, and

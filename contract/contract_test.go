@@ -12,7 +12,7 @@ import (
 )
 
 func TestResolve(t *testing.T) {
-	caps := Limits{Timeout: 10 * time.Second, MemoryBytes: 64 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 1 << 20, DataRequests: 100_000, DataBytes: 256 << 20}
+	caps := Limits{Timeout: 10 * time.Second, MemoryBytes: 64 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 1 << 20, DataRequests: 100_000, DataBytes: 256 << 20, Timers: 10_000}
 	tests := []struct {
 		name    string
 		req     Limits
@@ -21,10 +21,13 @@ func TestResolve(t *testing.T) {
 		err     bool
 	}{
 		{"zero takes defaults", Limits{}, DefaultLimits, nil, false},
-		{"lower is kept", Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20}, Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20}, nil, false},
-		{"over the cap is clamped", Limits{Timeout: time.Hour, OutputBytes: 1 << 30}, Limits{Timeout: 10 * time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20}, []string{"timeout_ms", "output_bytes"}, false},
+		{"lower is kept", Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20}, Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 1000}, nil, false},
+		{"over the cap is clamped", Limits{Timeout: time.Hour, OutputBytes: 1 << 30}, Limits{Timeout: 10 * time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 1000}, []string{"timeout_ms", "output_bytes"}, false},
 		{"negative", Limits{CodeBytes: -1}, Limits{}, nil, true},
-		{"data limits clamped", Limits{DataRequests: 1 << 40, DataBytes: 1 << 40}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 100_000, DataBytes: 256 << 20}, []string{"data_requests", "data_bytes"}, false},
+		{"data limits clamped", Limits{DataRequests: 1 << 40, DataBytes: 1 << 40}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 100_000, DataBytes: 256 << 20, Timers: 1000}, []string{"data_requests", "data_bytes"}, false},
+		{"timers clamped", Limits{Timers: 20_000}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 10_000}, []string{"timers"}, false},
+		{"timers raised", Limits{Timers: 5000}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 5000}, nil, false},
+		{"negative timers", Limits{Timers: -1}, Limits{}, nil, true},
 		{"memory below the minimum", Limits{MemoryBytes: 1000}, Limits{}, nil, true},
 		{"sub-millisecond timeout", Limits{Timeout: time.Microsecond}, Limits{}, nil, true},
 	}
@@ -52,7 +55,7 @@ func TestLimitsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(b) != `{"timeout_ms":1000,"memory_bytes":16777216,"stack_bytes":524288,"output_bytes":1048576,"code_bytes":262144,"data_requests":1000,"data_bytes":16777216}` {
+	if string(b) != `{"timeout_ms":1000,"memory_bytes":16777216,"stack_bytes":524288,"output_bytes":1048576,"code_bytes":262144,"data_requests":1000,"data_bytes":16777216,"timers":1000}` {
 		t.Fatalf("unexpected JSON %s", b)
 	}
 	var back Limits
@@ -81,6 +84,12 @@ func TestLimitsJSONStrict(t *testing.T) {
 		{`{"timeout_ms":1.5}`, `1.5 is not an integer`},
 		{`{"memory_bytes":9223372036854775808}`, `is not an integer`},
 		{"{\"timeout_ms\":5,\"\xff\":1}", `invalid UTF-8`},
+		{`{"Timers":5}`, `unknown field "Timers"`},
+		{`{"timer":5}`, `unknown field "timer"`},
+		{`{"timers":null}`, `/timers: null is not allowed here, want an integer`},
+		{`{"timers":2.5}`, `2.5 is not an integer`},
+		{`{"timers":"5"}`, `want an integer`},
+		{`{"timers":5,"timers":6}`, `duplicate member name "timers"`},
 	} {
 		var l Limits
 		err := json.Unmarshal([]byte(tc.in), &l)
@@ -147,6 +156,7 @@ func TestCheckResolved(t *testing.T) {
 		"zero code":         func(l *Limits) { l.CodeBytes = 0 },
 		"negative requests": func(l *Limits) { l.DataRequests = -5 },
 		"zero data bytes":   func(l *Limits) { l.DataBytes = 0 },
+		"zero timers":       func(l *Limits) { l.Timers = 0 },
 	}
 	for name, mod := range bad {
 		l := DefaultLimits
@@ -225,5 +235,26 @@ func TestRequestCheck(t *testing.T) {
 	}
 	if WhyNotJSON([]byte("\"\xff\"")) == WhyNotJSON([]byte("{")) {
 		t.Errorf("WhyNotJSON does not tell invalid UTF-8 from invalid JSON")
+	}
+}
+
+// TestTimersLimitJSON: the timers limit travels as "timers", is kept
+// when set, takes its default when absent, and is clamped to its cap.
+func TestTimersLimitJSON(t *testing.T) {
+	var l Limits
+	if err := json.Unmarshal([]byte(`{"timers":2500}`), &l); err != nil || l != (Limits{Timers: 2500}) {
+		t.Fatalf("got %+v, %v", l, err)
+	}
+	in, clamped, err := Resolve(Limits{}, DefaultLimits, DefaultCaps)
+	if err != nil || in.Timers != 1000 || clamped != nil {
+		t.Fatalf("default: %+v %v %v", in, clamped, err)
+	}
+	in, clamped, err = Resolve(Limits{Timers: 1 << 40}, DefaultLimits, DefaultCaps)
+	if err != nil || in.Timers != 10_000 || !slices.Equal(clamped, []string{"timers"}) {
+		t.Fatalf("over the cap: %+v %v %v", in, clamped, err)
+	}
+	b, err := json.Marshal(in)
+	if err != nil || !strings.Contains(string(b), `"timers":10000`) {
+		t.Fatalf("marshal: %s %v", b, err)
 	}
 }

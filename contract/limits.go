@@ -30,6 +30,8 @@ type Limits struct {
 	// cause, both ways: request names and arguments sent plus answers
 	// received.
 	DataBytes int64
+	// Timers caps the timers (setTimeout, setInterval) pending at once.
+	Timers int64
 }
 
 // DefaultLimits are what an execution gets when it asks for nothing.
@@ -41,6 +43,7 @@ var DefaultLimits = Limits{
 	CodeBytes:    256 << 10,
 	DataRequests: 1000,
 	DataBytes:    16 << 20,
+	Timers:       1000,
 }
 
 // DefaultCaps are the hard caps a request may raise its limits to.
@@ -54,6 +57,7 @@ var DefaultCaps = Limits{
 	CodeBytes:    1 << 20,
 	DataRequests: 100_000,
 	DataBytes:    256 << 20,
+	Timers:       10_000,
 }
 
 // MinMemoryBytes is the smallest memory limit QuickJS can initialise under.
@@ -74,6 +78,7 @@ type limitsJSON struct {
 	CodeBytes    int64 `json:"code_bytes"`
 	DataRequests int64 `json:"data_requests"`
 	DataBytes    int64 `json:"data_bytes"`
+	Timers       int64 `json:"timers"`
 }
 
 // MarshalJSON writes the timeout in milliseconds.
@@ -86,6 +91,7 @@ func (l Limits) MarshalJSON() ([]byte, error) {
 		CodeBytes:    l.CodeBytes,
 		DataRequests: l.DataRequests,
 		DataBytes:    l.DataBytes,
+		Timers:       l.Timers,
 	})
 }
 
@@ -106,6 +112,7 @@ func (l *Limits) UnmarshalJSON(b []byte) error {
 		CodeBytes:    j.CodeBytes,
 		DataRequests: j.DataRequests,
 		DataBytes:    j.DataBytes,
+		Timers:       j.Timers,
 	}
 	return nil
 }
@@ -149,6 +156,7 @@ func (l *Limits) fields() []limitField {
 		{"code_bytes", &l.CodeBytes},
 		{"data_requests", &l.DataRequests},
 		{"data_bytes", &l.DataBytes},
+		{"timers", &l.Timers},
 	}
 }
 

@@ -31,6 +31,7 @@ func checkResolved(t *testing.T, req Limits, in Limits, err error) {
 		{"code_bytes", in.CodeBytes, DefaultCaps.CodeBytes},
 		{"data_requests", in.DataRequests, DefaultCaps.DataRequests},
 		{"data_bytes", in.DataBytes, DefaultCaps.DataBytes},
+		{"timers", in.Timers, DefaultCaps.Timers},
 	}
 	for _, f := range fields {
 		if f.v <= 0 || f.v > f.capv {
@@ -54,6 +55,8 @@ func FuzzLimitsJSON(f *testing.F) {
 		`{"timeout_ms":18446744073714}`, // wrapped to 4.4 ms before millisToDuration
 		`{"memory_bytes":1e30}`,
 		`{"data_requests":100001,"data_bytes":1}`,
+		`{"timers":10001}`,
+		`{"timers":-1}`,
 		`{"stack_bytes":99999999999,"output_bytes":0,"code_bytes":-5}`,
 		`{"nope":1}`,
 		`[1,2]`,
@@ -71,7 +74,7 @@ func FuzzLimitsJSON(f *testing.F) {
 		// A timeout over the cap is clamped to it, however far over.
 		var j limitsJSON
 		if json.Unmarshal(b, &j) == nil && j.TimeoutMS > DefaultCaps.Timeout.Milliseconds() && j.MemoryBytes >= 0 &&
-			j.StackBytes >= 0 && j.OutputBytes >= 0 && j.CodeBytes >= 0 && j.DataRequests >= 0 && j.DataBytes >= 0 &&
+			j.StackBytes >= 0 && j.OutputBytes >= 0 && j.CodeBytes >= 0 && j.DataRequests >= 0 && j.DataBytes >= 0 && j.Timers >= 0 &&
 			(j.MemoryBytes == 0 || j.MemoryBytes >= MinMemoryBytes) {
 			if err != nil || in.Timeout != DefaultCaps.Timeout {
 				t.Fatalf("timeout_ms %d resolved to %v, %v; want the cap %v", j.TimeoutMS, in.Timeout, err, DefaultCaps.Timeout)
@@ -95,12 +98,12 @@ func FuzzLimitsJSON(f *testing.F) {
 // FuzzResolve: any Go values (the embedding API) resolve within the caps
 // or to a ContractError.
 func FuzzResolve(f *testing.F) {
-	f.Add(int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0))
-	f.Add(int64(time.Microsecond), int64(1<<40), int64(1), int64(-1), int64(1<<62), int64(1<<62), int64(1))
-	f.Add(int64(1<<62), int64(MinMemoryBytes-1), int64(MaxStackBytes+1), int64(1), int64(1), int64(0), int64(-1))
-	f.Fuzz(func(t *testing.T, timeout, mem, stack, out, code, dreq, dbytes int64) {
+	f.Add(int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0))
+	f.Add(int64(time.Microsecond), int64(1<<40), int64(1), int64(-1), int64(1<<62), int64(1<<62), int64(1), int64(1<<40))
+	f.Add(int64(1<<62), int64(MinMemoryBytes-1), int64(MaxStackBytes+1), int64(1), int64(1), int64(0), int64(-1), int64(-1))
+	f.Fuzz(func(t *testing.T, timeout, mem, stack, out, code, dreq, dbytes, timers int64) {
 		req := Limits{Timeout: time.Duration(timeout), MemoryBytes: mem, StackBytes: stack, OutputBytes: out,
-			CodeBytes: code, DataRequests: dreq, DataBytes: dbytes}
+			CodeBytes: code, DataRequests: dreq, DataBytes: dbytes, Timers: timers}
 		in, _, err := Resolve(req, DefaultLimits, DefaultCaps)
 		checkResolved(t, req, in, err)
 	})

@@ -49,6 +49,7 @@ func limitsToPB(l contract.Limits) *pb.Limits {
 		CodeBytes:    l.CodeBytes,
 		DataRequests: l.DataRequests,
 		DataBytes:    l.DataBytes,
+		Timers:       l.Timers,
 	}
 }
 
@@ -61,6 +62,7 @@ func limitsFromPB(l *pb.Limits) contract.Limits {
 		CodeBytes:    l.GetCodeBytes(),
 		DataRequests: l.GetDataRequests(),
 		DataBytes:    l.GetDataBytes(),
+		Timers:       l.GetTimers(),
 	}
 }
 

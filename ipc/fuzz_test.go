@@ -161,7 +161,7 @@ func FuzzContractToPB(f *testing.F) {
 		utf := utf8.ValidString(id) && utf8.ValidString(code) && utf8.ValidString(modName) && utf8.ValidString(modSrc) &&
 			utf8.ValidString(level) && utf8.ValidString(text) && (ok || utf8.ValidString(errType) && utf8.ValidString(msg))
 		l := contract.Limits{Timeout: time.Duration(timeout), MemoryBytes: mem, StackBytes: mem, OutputBytes: out,
-			CodeBytes: out, DataRequests: reqs, DataBytes: out}
+			CodeBytes: out, DataRequests: reqs, DataBytes: out, Timers: reqs}
 		req := contract.Request{ID: id, Code: code, Input: input, Limits: l, Modules: map[string]string{modName: modSrc}}
 		res := contract.Result{OK: ok, Value: value, Logs: []contract.LogEntry{{Level: level, Text: text}},
 			Stats: contract.Stats{WallMS: ms, CPUMS: ms, HeapBytes: mem}, Limits: l, Clamped: []string{text}}

@@ -76,6 +76,7 @@ type LimitsConfig struct {
 	CodeBytes    int64 `yaml:"code_bytes"`
 	DataRequests int64 `yaml:"data_requests"`
 	DataBytes    int64 `yaml:"data_bytes"`
+	Timers       int64 `yaml:"timers"`
 }
 
 // maxTimeoutMS is the largest timeout_ms a time.Duration holds.
@@ -96,12 +97,13 @@ func (l LimitsConfig) check(key string) error {
 func (l LimitsConfig) Limits() contract.Limits {
 	return contract.Limits{Timeout: time.Duration(l.TimeoutMS) * time.Millisecond, MemoryBytes: l.MemoryBytes,
 		StackBytes: l.StackBytes, OutputBytes: l.OutputBytes, CodeBytes: l.CodeBytes,
-		DataRequests: l.DataRequests, DataBytes: l.DataBytes}
+		DataRequests: l.DataRequests, DataBytes: l.DataBytes, Timers: l.Timers}
 }
 
 func limitsConfig(l contract.Limits) LimitsConfig {
 	return LimitsConfig{TimeoutMS: l.Timeout.Milliseconds(), MemoryBytes: l.MemoryBytes, StackBytes: l.StackBytes,
-		OutputBytes: l.OutputBytes, CodeBytes: l.CodeBytes, DataRequests: l.DataRequests, DataBytes: l.DataBytes}
+		OutputBytes: l.OutputBytes, CodeBytes: l.CodeBytes, DataRequests: l.DataRequests, DataBytes: l.DataBytes,
+		Timers: l.Timers}
 }
 
 // TenantConfig is one tenant.

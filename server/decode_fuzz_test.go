@@ -28,7 +28,7 @@ func FuzzDecodeExecuteBody(f *testing.F) {
 		`{"code":"","input":null}`, `{"value":null}`, `{"error":"no"}`, `{}`} {
 		f.Add([]byte(s))
 	}
-	limitNames := []string{"timeout_ms", "memory_bytes", "stack_bytes", "output_bytes", "code_bytes", "data_requests", "data_bytes"}
+	limitNames := []string{"timeout_ms", "memory_bytes", "stack_bytes", "output_bytes", "code_bytes", "data_requests", "data_bytes", "timers"}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if a, err := parseAnswer(b); err == nil {
 			if !utf8.Valid(b) || (a.value == nil) == (a.err == nil) {

@@ -33,6 +33,8 @@ var strictBodies = []struct{ name, body, says string }{
 	{"null modules", `{"code":"return 1","modules":null}`, "/modules: null is not allowed here, want an object"},
 	{"null module", `{"code":"return 1","modules":{"m":null}}`, "/modules/m: null is not allowed here, want a string"},
 	{"fractional limit", `{"code":"return 1","limits":{"timeout_ms":1.5}}`, "/limits/timeout_ms: 1.5 is not an integer"},
+	{"null timers", `{"code":"return 1","limits":{"timers":null}}`, "/limits/timers: null is not allowed here, want an integer"},
+	{"fractional timers", `{"code":"return 1","limits":{"timers":1.5}}`, "/limits/timers: 1.5 is not an integer"},
 	{"limit past int64", `{"code":"return 1","limits":{"data_bytes":9223372036854775808}}`, "/limits/data_bytes: 9223372036854775808 is not an integer"},
 }
 

@@ -52,7 +52,7 @@ type VM struct {
 
 // preludeAPI holds the JSValue* of the functions the prelude returns.
 type preludeAPI struct {
-	run, finish, describe uint32
+	run, timers, finish, describe uint32
 }
 
 type exports struct {
@@ -60,7 +60,7 @@ type exports struct {
 	malloc, free, eval, call, freeValue, isException, getException, isString, getStringLen     api.Function
 	freeCString, newString, newError, definePropString, throw, newHostFunction, getPropString  api.Function
 	promiseState, promiseResult, isPromise, isJobPending, executePendingJob, jsIsUncatchable   api.Function
-	getAllocatedSize, isError                                                                  api.Function
+	getAllocatedSize, isError, getFloat64                                                      api.Function
 	jsGetException, jsSetUncatchable, jsThrow                                                  api.Function // binding_throws.go
 }
 
@@ -104,6 +104,7 @@ func (vm *VM) lookupExports() error {
 	x.jsIsUncatchable = get("JS_IsUncatchableError")
 	x.getAllocatedSize = get("qjs_get_allocated_size")
 	x.isError = get("qjs_is_error")
+	x.getFloat64 = get("qjs_get_float64")
 	x.jsGetException = get("JS_GetException")
 	x.jsSetUncatchable = get("JS_SetUncatchableError")
 	x.jsThrow = get("JS_Throw")

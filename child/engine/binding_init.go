@@ -168,7 +168,7 @@ func (vm *VM) loadPrelude(prelude string) error {
 	for _, p := range []struct {
 		name string
 		dst  *uint32
-	}{{"run", &vm.api.run}, {"finish", &vm.api.finish}, {"describe", &vm.api.describe}} {
+	}{{"run", &vm.api.run}, {"timers", &vm.api.timers}, {"finish", &vm.api.finish}, {"describe", &vm.api.describe}} {
 		v, err := vm.getProp(apiObj, p.name)
 		if err != nil {
 			return fmt.Errorf("engine: prelude: %w", err)
@@ -182,8 +182,8 @@ func (vm *VM) loadPrelude(prelude string) error {
 // per host function name; the caller frees them, those made so far
 // included when it fails.
 func (vm *VM) newHostFunctions() ([]uint32, error) {
-	hostFns := make([]uint32, 0, 3)
-	for _, name := range []string{hostFnLog, hostFnSHA256, hostFnRequest} {
+	hostFns := make([]uint32, 0, 4)
+	for _, name := range []string{hostFnLog, hostFnSHA256, hostFnRequest, hostFnTimers} {
 		p, n, err := vm.writeBytes([]byte(name))
 		if err != nil {
 			return hostFns, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
@@ -203,8 +204,14 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 	}
 	defer vm.freeValue(inBox)
 
+	timersBox, err := vm.newString(strconv.FormatInt(x.limits.Timers, 10))
+	if err != nil {
+		return "", x.classify(err)
+	}
+	defer vm.freeValue(timersBox)
+
 	x.ph = phaseRun
-	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox)
+	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox, timersBox)
 	if err != nil {
 		return "", x.classify(err)
 	}
@@ -216,7 +223,9 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 }
 
 // settle runs jobs until the result promise settles (or the deadline
-// passes), then stringifies its value or classifies its rejection.
+// passes), then stringifies its value or classifies its rejection. With
+// no job pending it runs the next due timer callback, or waits for it;
+// timers still pending when the promise settles are dropped.
 func (x *execution) settle(promise uint32) (string, *contract.Error) {
 	vm := x.vm
 	for {
@@ -243,8 +252,17 @@ func (x *execution) settle(promise uint32) (string, *contract.Error) {
 			return "", x.classify(err)
 		}
 		if pending == 0 {
-			return "", &contract.Error{Type: contract.UserCodeError, Name: "Error",
-				Message: "the result promise can never settle: no jobs are left to run (a promise nothing resolves?)"}
+			step, wait, err := x.runTimers()
+			switch {
+			case err != nil:
+				return "", x.classify(err)
+			case step == timerNone:
+				return "", &contract.Error{Type: contract.UserCodeError, Name: "Error",
+					Message: "the result promise can never settle: no jobs are left to run and no timer keeps it waiting (a promise nothing resolves, or only unref'd timers?)"}
+			case step == timerWait:
+				x.sleep(wait)
+			}
+			continue
 		}
 		rc, err := vm.call(vm.fn.executePendingJob)
 		if err != nil {

@@ -3,11 +3,12 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/wardenhq/warden/contract"
 )
 
-// Host-call dispatch: the three host functions the prelude closes over.
+// Host-call dispatch: the four host functions the prelude closes over.
 // Each checks what it is given before it copies anything out of guest
 // memory, and copies no more than the budget the bytes count towards:
 // the output limit for logs, nothing at all for sha256 (it hashes in
@@ -21,6 +22,9 @@ const (
 	hostFnLog     = "warden_log"
 	hostFnSHA256  = "warden_sha256"
 	hostFnRequest = "warden_request"
+	// hostFnTimers is called by the prelude when a timer would take the
+	// pending timers over the timers limit: it ends the execution.
+	hostFnTimers = "warden_timers"
 )
 
 // Answers of the log host function; the prelude stops calling it (and
@@ -53,6 +57,8 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 		name, wantArgs = hostFnSHA256, 1
 	case hostFnRequest:
 		name, wantArgs = hostFnRequest, 2
+	case hostFnTimers:
+		name, wantArgs = hostFnTimers, 1
 	default:
 		return vm.throwError("warden: unknown host call")
 	}
@@ -80,6 +86,8 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 		return x.hostLog(args[0], args[1])
 	case hostFnSHA256:
 		return vm.hostSHA256(args[0])
+	case hostFnTimers:
+		return x.hostTimers(args[0])
 	default:
 		return x.hostRequest(args[0], args[1])
 	}
@@ -140,4 +148,22 @@ func (x *execution) countData(n int64) {
 			"host.request traffic over the %d-byte data_bytes limit", x.limits.DataBytes))
 	}
 	x.dataBytes += n
+}
+
+// hostTimers is the prelude's report that a timer would take the pending
+// timers to count, over the timers limit: the execution ends, as at
+// every other limit, before the timer is set. A count within the limit
+// is a prelude bug, refused rather than believed.
+func (x *execution) hostTimers(count guestString) uint32 {
+	text, err := x.vm.utf8String(count)
+	if err != nil {
+		return x.vm.throwError("warden: bad host call arguments")
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n <= x.limits.Timers {
+		return x.vm.throwError("warden: bad timers report")
+	}
+	x.abort(contract.ResourceErrorf(contract.KindTimers,
+		"more than %d timers pending at once, over the timers limit", x.limits.Timers))
+	return 0
 }

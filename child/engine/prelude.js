@@ -5,9 +5,10 @@
 // Function.prototype.toString, property descriptors) is captured here,
 // before user code can replace or poison it.
 //
-// It returns the object the Go host drives: run, finish and describe.
-// Host functions only ever receive strings and only ever return strings.
-(function (hostLog, hostSha256, hostRequest) {
+// It returns the object the Go host drives: run, timers, finish and
+// describe. Host functions only ever receive strings and only ever return
+// strings.
+(function (hostLog, hostSha256, hostRequest, hostTimers) {
   "use strict";
   const apply = Reflect.apply;
   const bind = Function.prototype.bind;
@@ -149,6 +150,9 @@
   web.reportUncaught = function (error) {
     apply(nativeQueueMicrotask, undefined, [function () { throw error; }]);
   };
+  // timersLimit is the execution's timers limit (run sets it): a timer
+  // set with that many pending calls hostTimers, which ends the execution.
+  let timersLimit = 0;
   const webGlobals = [];
   function defineGlobal(name, value, enumerable) {
     webGlobals[webGlobals.length] = { name: name, value: value, enumerable: enumerable === true };
@@ -177,6 +181,12 @@
   // behave as Node's (DOMException); the web files replace the others.
   const DOMExceptionIntrinsic = DOMException;
   web.DOMException = DOMExceptionIntrinsic;
+  // web.monotonicNow() is the host's monotonic clock in ms, read when
+  // called (QuickJS-NG's performance.now, whose origin a heap snapshot
+  // reseeds): for differences of time only.
+  const performanceIntrinsic = performance;
+  const performanceNow = performance.now;
+  web.monotonicNow = function () { return apply(performanceNow, performanceIntrinsic, []); };
   const notECMAScript = ["InternalError", "queueMicrotask", "btoa", "atob", "performance"];
   for (let i = 0; i < notECMAScript.length; i++) {
     delete globalThis[notECMAScript[i]];
@@ -216,12 +226,17 @@
     // code (so a body with unbalanced braces cannot have run anything
     // outside it), then calls it with the parsed input and returns its
     // promise. The host reads the promise's state from the engine.
-    run: function (fn, source, inputJSON) {
+    // timersText is the timers limit, in decimal.
+    run: function (fn, source, inputJSON, timersText) {
       if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
         throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
       }
+      timersLimit = +timersText;
       return apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
     },
+    // timers runs one due timer callback (0), or says how many ms until
+    // the next is due (> 0), or that none keeps the execution waiting (-1).
+    timers: function () { return web.tick(); },
     // finish stringifies the settled value; undefined becomes null.
     finish: function (value) {
       const s = apply(stringify, undefined, [value]);

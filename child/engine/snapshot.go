@@ -86,6 +86,7 @@ type snapshotHeader struct {
 	// Guest addresses the VM keeps (VM.scratch, VM.api).
 	Scratch     uint32 `json:"scratch"`
 	APIRun      uint32 `json:"api_run"`
+	APITimers   uint32 `json:"api_timers"`
 	APIFinish   uint32 `json:"api_finish"`
 	APIDescribe uint32 `json:"api_describe"`
 	// Fixups are the words init filled from entropy or the clock: every

@@ -140,7 +140,7 @@ func snapshotLayout(a, b *initSample) (*snapshotHeader, error) {
 	h := &snapshotHeader{
 		Magic: snapshotMagic, Pages: uint32(len(a.mem) / wasmPage),
 		StackTop: va.stackTop, StackPointer: a.sp,
-		Scratch: va.scratch, APIRun: va.api.run, APIFinish: va.api.finish, APIDescribe: va.api.describe,
+		Scratch: va.scratch, APIRun: va.api.run, APITimers: va.api.timers, APIFinish: va.api.finish, APIDescribe: va.api.describe,
 	}
 	return h, nil
 }

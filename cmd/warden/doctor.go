@@ -316,8 +316,8 @@ func boundsChecks(sup *supervisor.Supervisor, supErr error) []layerCheck {
 	d := contract.DefaultLimits
 	req := contract.Request{Limits: d}
 	checks := []layerCheck{
-		{"2 host calls", true, fmt.Sprintf("arguments copied out of the sandbox only within the budget left; data_requests %d, data_bytes %d MiB per execution (caps %d, %d MiB); nested host calls refused",
-			d.DataRequests, d.DataBytes>>20, contract.DefaultCaps.DataRequests, contract.DefaultCaps.DataBytes>>20)},
+		{"2 host calls", true, fmt.Sprintf("arguments copied out of the sandbox only within the budget left; data_requests %d, data_bytes %d MiB per execution (caps %d, %d MiB); timers %d pending at once (cap %d); nested host calls refused",
+			d.DataRequests, d.DataBytes>>20, contract.DefaultCaps.DataRequests, contract.DefaultCaps.DataBytes>>20, d.Timers, contract.DefaultCaps.Timers)},
 		{"7 child stderr", true, ipc.StderrBounds()},
 		{"7 wire budget", true, fmt.Sprintf("every byte a child sends counts: %d MiB at the default limits, then the child is killed (SandboxError); results and data-request arguments must be JSON; the child's socket must belong to the child (SO_PEERCRED)",
 			ipc.WireBudget(req)>>20)},

@@ -87,7 +87,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	fs := flag.NewFlagSet("warden run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--module NAME=FILE]... [--server URL [--token-file F]] FILE.js|-")
+		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--module NAME=FILE]... [--server URL [--token-file F]] FILE.js|-")
 		fs.PrintDefaults()
 	}
 	input := fs.String("input", "", "the script's input, as JSON")
@@ -96,6 +96,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	timeout := fs.Duration("timeout", 0, "wall-clock timeout (default 1s)")
 	memory := fs.String("memory", "", "memory limit in bytes; KiB/MiB/GiB suffixes allowed (default 16MiB)")
 	stack := fs.String("stack", "", "stack limit in bytes (default 512KiB)")
+	timers := fs.Int64("timers", 0, "timers pending at once (default 1000)")
 	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process; empty: the supervisor's default, none in process)")
 	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
 	remote := remoteFlags(fs)
@@ -141,6 +142,10 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	if o.req.Limits.StackBytes, err = parseBytes(*stack); err != nil {
 		return nil, fmt.Errorf("--stack: %w", err)
 	}
+	if *timers < 0 {
+		return nil, errors.New("--timers must be positive")
+	}
+	o.req.Limits.Timers = *timers
 	if len(modules) > 0 {
 		o.req.Modules = modules
 	}

@@ -261,3 +261,22 @@ func TestInProcessCacheParentsAreSearchable(t *testing.T) {
 		t.Errorf("the in-process cache: %v %v, want a 0700 directory", st, err)
 	}
 }
+
+// TestRunTimersFlag: --timers sets the timers limit the engine enforces,
+// and the envelope reports it.
+func TestRunTimersFlag(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.js")
+	os.WriteFile(script, []byte("for (let i = 0; i < 3; i++) setTimeout(() => {}, 1000); return 1"), 0o600)
+	code, out, errOut := runCLI(t, "", "run", "--in-process", "--timers", "2", script)
+	if code != exitFailed || !strings.Contains(out, `"kind":"timers"`) || !strings.Contains(out, `"timers":2`) {
+		t.Fatalf("--timers 2 with 3 timers: exit %d, %q %q", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "", "run", "--in-process", "--timers", "3", script)
+	if code != exitOK || !strings.Contains(out, `"value":1`) {
+		t.Fatalf("--timers 3 with 3 timers: exit %d, %q %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "run", "--in-process", "--timers", "-1", script); code != exitUsage {
+		t.Errorf("--timers -1: exit %d, %q", code, errOut)
+	}
+}

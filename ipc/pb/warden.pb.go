@@ -333,6 +333,7 @@ type Limits struct {
 	CodeBytes     int64                  `protobuf:"varint,5,opt,name=code_bytes,json=codeBytes,proto3" json:"code_bytes,omitempty"`
 	DataRequests  int64                  `protobuf:"varint,6,opt,name=data_requests,json=dataRequests,proto3" json:"data_requests,omitempty"`
 	DataBytes     int64                  `protobuf:"varint,7,opt,name=data_bytes,json=dataBytes,proto3" json:"data_bytes,omitempty"`
+	Timers        int64                  `protobuf:"varint,8,opt,name=timers,proto3" json:"timers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -412,6 +413,13 @@ func (x *Limits) GetDataRequests() int64 {
 func (x *Limits) GetDataBytes() int64 {
 	if x != nil {
 		return x.DataBytes
+	}
+	return 0
+}
+
+func (x *Limits) GetTimers() int64 {
+	if x != nil {
+		return x.Timers
 	}
 	return 0
 }
@@ -1154,7 +1162,7 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\amodules\x18\x05 \x03(\v2#.warden.ipc.v1.Request.ModulesEntryR\amodules\x1a:\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xf7\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8f\x02\n" +
 	"\x06Limits\x12#\n" +
 	"\rtimeout_nanos\x18\x01 \x01(\x03R\ftimeoutNanos\x12!\n" +
 	"\fmemory_bytes\x18\x02 \x01(\x03R\vmemoryBytes\x12\x1f\n" +
@@ -1165,7 +1173,8 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"code_bytes\x18\x05 \x01(\x03R\tcodeBytes\x12#\n" +
 	"\rdata_requests\x18\x06 \x01(\x03R\fdataRequests\x12\x1d\n" +
 	"\n" +
-	"data_bytes\x18\a \x01(\x03R\tdataBytes\"\t\n" +
+	"data_bytes\x18\a \x01(\x03R\tdataBytes\x12\x16\n" +
+	"\x06timers\x18\b \x01(\x03R\x06timers\"\t\n" +
 	"\aStarted\"4\n" +
 	"\bLogEntry\x12\x14\n" +
 	"\x05level\x18\x01 \x01(\tR\x05level\x12\x12\n" +
