@@ -5,6 +5,10 @@
 // The web platform's globals, one per line (README, "The contract").
 const web = [
   "DOMException",
+  "setTimeout",
+  "setInterval",
+  "clearTimeout",
+  "clearInterval",
 ];
 const allowed = new Set([...web, "AggregateError", "Array", "ArrayBuffer", "AsyncDisposableStack", "BigInt", "BigInt64Array", "BigUint64Array",
   "Boolean", "DataView", "Date", "DisposableStack", "Error", "EvalError", "FinalizationRegistry", "Float16Array", "Float32Array",
