@@ -160,25 +160,32 @@ func TestDifferential(t *testing.T) {
 	wg.Add(2)
 	wardenOut := make([]outcome, len(scripts))
 	nodeOut := make([]outcome, len(scripts))
+	var wardenTook, nodeTook time.Duration
 	go func() {
 		defer wg.Done()
 		each(len(scripts), wardenWorkers, func(i int) { wardenOut[i] = runWarden(s, scripts[i]) })
+		wardenTook = time.Since(start)
 	}()
 	go func() {
 		defer wg.Done()
 		each(len(scripts), nodeWorkers, func(i int) { nodeOut[i] = runNode(node, runner, dir, scripts[i]) })
+		nodeTook = time.Since(start)
 	}()
 	wg.Wait()
-	same, differ := report(t, scripts, known, wardenOut, nodeOut)
-	t.Logf("%d scripts, %d same, %d differ (%d listed in known.txt) in %v",
-		len(scripts), same, differ, len(known), time.Since(start).Round(time.Millisecond))
+	same, differ, unlisted := report(t, scripts, known, wardenOut, nodeOut)
+	listed := "all listed"
+	if unlisted > 0 {
+		listed = fmt.Sprintf("%d not listed in known.txt", unlisted)
+	}
+	t.Logf("%d scripts, %d same, %d differ (%s); Warden took %v, Node %v",
+		len(scripts), same, differ, listed, wardenTook.Round(time.Millisecond), nodeTook.Round(time.Millisecond))
 }
 
 // report fails the test on every difference known.txt does not list, on
 // every listed script that no longer differs and on every listed name
-// that is no script; it returns how many were the same and how many
-// differed.
-func report(t *testing.T, scripts []script, known map[string]string, warden, node []outcome) (same, differ int) {
+// that is no script; it returns how many were the same, how many
+// differed and how many of those known.txt does not list.
+func report(t *testing.T, scripts []script, known map[string]string, warden, node []outcome) (same, differ, unlisted int) {
 	t.Helper()
 	seen := map[string]bool{}
 	for i, s := range scripts {
@@ -200,6 +207,7 @@ func report(t *testing.T, scripts []script, known map[string]string, warden, nod
 			t.Logf("%s: differs, as known.txt says (%s)\n  warden: %s\n    node: %s", s.name, reason, warden[i], node[i])
 			continue
 		}
+		unlisted++
 		t.Errorf("%s: Warden and Node differ (fix Warden, or list it in known.txt with the reason)\n  warden: %s\n    node: %s", s.name, warden[i], node[i])
 	}
 	var stale []string
@@ -212,7 +220,7 @@ func report(t *testing.T, scripts []script, known map[string]string, warden, nod
 	for _, name := range stale {
 		t.Errorf("known.txt lists %s, which is no script in scripts/", name)
 	}
-	return same, differ
+	return same, differ, unlisted
 }
 
 // each calls f(0..n-1) from at most workers goroutines and waits.
