@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -220,5 +221,42 @@ func TestCompareSeesDifferences(t *testing.T) {
 		if sameOutcome(p[0], p[1]) {
 			t.Errorf("%s and %s compared the same", p[0], p[1])
 		}
+	}
+}
+
+// recorder keeps what report says.
+type recorder struct{ errors, logs []string }
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Logf(format string, args ...any) {
+	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
+
+// TestReportFailsWhereItShould: a difference not listed fails, a listed
+// one is only logged, a listed script that agrees fails, and so does a
+// listed name that is no script.
+func TestReportFailsWhereItShould(t *testing.T) {
+	ok := func(v string) outcome { return outcome{OK: true, Value: json.RawMessage(v)} }
+	scripts := []script{{name: "agree"}, {name: "differs_listed"}, {name: "differs_unlisted"}, {name: "agrees_listed"}, {name: "node_broke"}}
+	warden := []outcome{ok(`1`), ok(`2`), ok(`3`), ok(`4`), ok(`5`)}
+	node := []outcome{ok(`1`), ok(`20`), {Name: "Error", Message: "3"}, ok(`4`), {setupErr: "exit status 1"}}
+	known := map[string]string{"differs_listed": "r1", "agrees_listed": "r2", "gone": "r3"}
+	var r recorder
+	same, differ, unlisted := report(&r, scripts, known, warden, node)
+	if same != 2 || differ != 2 || unlisted != 1 {
+		t.Errorf("same %d, differ %d, unlisted %d; want 2, 2, 1", same, differ, unlisted)
+	}
+	for _, want := range []string{"differs_unlisted: Warden and Node differ", "agrees_listed: listed in known.txt", "known.txt lists gone", "node_broke: node did not run"} {
+		if !slices.ContainsFunc(r.errors, func(e string) bool { return strings.HasPrefix(e, want) }) {
+			t.Errorf("no error starting %q in %q", want, r.errors)
+		}
+	}
+	if len(r.errors) != 4 {
+		t.Errorf("%d errors, want 4: %q", len(r.errors), r.errors)
+	}
+	if len(r.logs) != 1 || !strings.HasPrefix(r.logs[0], "differs_listed: differs, as known.txt says (r1)") {
+		t.Errorf("logs %q", r.logs)
 	}
 }

@@ -185,8 +185,7 @@ func TestDifferential(t *testing.T) {
 // every listed script that no longer differs and on every listed name
 // that is no script; it returns how many were the same, how many
 // differed and how many of those known.txt does not list.
-func report(t *testing.T, scripts []script, known map[string]string, warden, node []outcome) (same, differ, unlisted int) {
-	t.Helper()
+func report(t reporter, scripts []script, known map[string]string, warden, node []outcome) (same, differ, unlisted int) {
 	seen := map[string]bool{}
 	for i, s := range scripts {
 		seen[s.name] = true
@@ -221,6 +220,13 @@ func report(t *testing.T, scripts []script, known map[string]string, warden, nod
 		t.Errorf("known.txt lists %s, which is no script in scripts/", name)
 	}
 	return same, differ, unlisted
+}
+
+// reporter is the part of testing.T that report uses (a recorder in
+// TestReportFailsWhereItShould).
+type reporter interface {
+	Errorf(format string, args ...any)
+	Logf(format string, args ...any)
 }
 
 // each calls f(0..n-1) from at most workers goroutines and waits.
