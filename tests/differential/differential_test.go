@@ -134,13 +134,7 @@ func loadKnown(t *testing.T) map[string]string {
 // TestDifferential runs every script in Warden and in Node and compares
 // the outcomes.
 func TestDifferential(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv(SkipNodeEnv) == "1" {
-			t.Skipf("node is not installed and %s=1: the differential suite is skipped", SkipNodeEnv)
-		}
-		t.Fatalf("node (Node 20) is not installed: the differential suite compares Warden with it (%v); install it, or set %s=1 to skip", err, SkipNodeEnv)
-	}
+	node := requireNode20(t)
 	scripts := loadScripts(t)
 	known := loadKnown(t)
 	s := newSupervisor(t)
@@ -179,6 +173,28 @@ func TestDifferential(t *testing.T) {
 	}
 	t.Logf("%d scripts, %d same, %d differ (%s); Warden took %v, Node %v",
 		len(scripts), same, differ, listed, wardenTook.Round(time.Millisecond), nodeTook.Round(time.Millisecond))
+}
+
+// requireNode20 returns node's path. Without node, or with a node that
+// is not Node 20 (the reference: another version answers differently,
+// Node 18 has no Array.prototype.toSorted), the test fails, or skips
+// when SkipNodeEnv is 1.
+func requireNode20(t *testing.T) string {
+	t.Helper()
+	fail := t.Fatalf
+	if os.Getenv(SkipNodeEnv) == "1" {
+		fail = t.Skipf
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		fail("node is not installed (%v): the differential suite compares Warden with Node 20; install it, or set %s=1 to skip the suite", err, SkipNodeEnv)
+		return ""
+	}
+	out, err := exec.Command(node, "--version").Output()
+	if v := strings.TrimSpace(string(out)); err != nil || !strings.HasPrefix(v, "v20.") {
+		fail("%s --version says %q (%v): the differential suite compares Warden with Node 20; install it, or set %s=1 to skip the suite", node, v, err, SkipNodeEnv)
+	}
+	return node
 }
 
 // report fails the test on every difference known.txt does not list, on
