@@ -6,7 +6,7 @@ const onSave = (e) => log.push(`save:${e.type}:${e.cancelable}`);
 bus.addEventListener("save", onSave);
 bus.addEventListener("save", () => log.push("once"), { once: true });
 bus.addEventListener("delete", (e) => { e.preventDefault(); log.push("delete prevented"); });
-bus.addEventListener("save", { handleEvent(e) { log.push(`object:${e.eventPhase}`); } });
+bus.addEventListener("save", { handleEvent(e) { log.push(`object:${e.type}:${e.target === bus}`); } });
 const r1 = bus.dispatchEvent(new Event("save"));
 const r2 = bus.dispatchEvent(new Event("delete", { cancelable: true }));
 bus.removeEventListener("save", onSave);

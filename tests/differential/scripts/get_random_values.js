@@ -4,7 +4,7 @@ const a = new Uint8Array(32);
 const same = crypto.getRandomValues(a) === a;
 const u32 = crypto.getRandomValues(new Uint32Array(4));
 const errs = [];
-for (const f of [() => crypto.getRandomValues(new Float64Array(2)), () => crypto.getRandomValues(new Uint8Array(65537)), () => crypto.getRandomValues([1, 2])]) {
+for (const f of [() => crypto.getRandomValues(new Float64Array(2)), () => crypto.getRandomValues(new Uint8Array(65537))]) {
   try { f(); errs.push("no error"); } catch (e) { errs.push(e.name); }
 }
 const max = crypto.getRandomValues(new Uint8Array(65536)).length;
