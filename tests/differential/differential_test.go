@@ -289,9 +289,12 @@ func runWarden(s *supervisor.Supervisor, sc script) outcome {
 		return v, nil
 	}
 	req := contract.Request{ID: sc.name, Code: sc.code, Input: sc.input, Limits: contract.Limits{Timeout: scriptTimeout}}
-	res, _ := s.Execute(context.Background(), req, handler)
+	res, err := s.Execute(context.Background(), req, handler)
 	if res.OK {
 		return outcome{OK: true, Value: res.Value}
+	}
+	if res.Error == nil {
+		return outcome{Name: "(no envelope error)", Message: fmt.Sprint(err)}
 	}
 	o := outcome{Name: res.Error.Name, Message: res.Error.Message}
 	if res.Error.Type != contract.UserCodeError {
