@@ -6,7 +6,7 @@ const step = (ms, signal) => new Promise((res, rej) => {
 });
 const done = [];
 let error;
-const signal = AbortSignal.timeout(150);
+const signal = AbortSignal.timeout(400);
 try {
   for (const ms of [5, 5, 2000, 5]) done.push(await step(ms, signal));
 } catch (e) {
