@@ -21,8 +21,10 @@ function sha256(text) {
 }
 
 // host.request answers from the data file, a deep copy each time (the
-// guest may change what it gets), settling later as Warden's does; an
-// unknown name rejects with the message the test's handler gives.
+// guest may change what it gets). Like Warden's, it returns a promise
+// already settled: the caller's callbacks run as microtasks, in the
+// same order as in Warden. An unknown name rejects with the message the
+// test's Go handler gives.
 const host = {
   request(name, args) {
     if (typeof name !== "string") {
