@@ -9,4 +9,4 @@ for (const doc of input) {
 }
 let chain = sha256("");
 for (const doc of input) chain = sha256(chain + doc.title);
-return { unique: [...seen.values()], chain, empty: sha256(""), unicode: sha256("caf\u00e9 😀"), lone: sha256("\ud800") === sha256("\ufffd") };
+return { unique: [...seen.values()], chain, empty: sha256(""), unicode: sha256("caf\u00e9 😀"), lone: sha256("\ud800") === sha256("\ufffd"), loneHash: sha256("a\udc00b\ud83d") };
