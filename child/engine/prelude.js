@@ -178,6 +178,13 @@
   // behave as Node's (DOMException); the web files replace the others.
   const DOMExceptionIntrinsic = DOMException;
   web.DOMException = DOMExceptionIntrinsic;
+  // The web files build on two of the natives that go: the monotonic
+  // clock (performance.now, read when called; its origin is reseeded on
+  // a snapshot's restore) and the engine's job queue (queueMicrotask,
+  // the queue promise jobs share).
+  const performanceIntrinsic = performance;
+  web.monotonicNow = apply(bind, performanceIntrinsic.now, [performanceIntrinsic]);
+  web.enqueueJob = queueMicrotask;
   const notECMAScript = ["InternalError", "queueMicrotask", "btoa", "atob", "performance"];
   for (let i = 0; i < notECMAScript.length; i++) {
     delete globalThis[notECMAScript[i]];
