@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -63,5 +64,122 @@ func TestPerformanceAsNode(t *testing.T) {
 	if !res.OK || string(res.Value) != "[true,true]" {
 		t.Fatalf("performance.now is not whole, non-decreasing ms: %+v", res)
 	}
-	_ = strings.Contains
+}
+
+// sameAsNodeCases compares each case (a function body; setup runs
+// before all of them) with Node's, in one script: its value, or the
+// name, code and message of what it throws.
+func sameAsNodeCases(t *testing.T, setup string, cases []string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(setup)
+	b.WriteString("\nconst out = [];\n")
+	for _, c := range cases {
+		b.WriteString("try { out.push(await (async () => {\n" + c + "\n})()); } catch (e) { out.push([\"throws\", String(e && e.name), e && e.code, String(e && e.message)]); }\n")
+	}
+	b.WriteString("return out;")
+	code := b.String()
+	res := run(t, contract.Request{Code: code}, RunOptions{})
+	got, want := wardenOutcome(res), runInNode(t, code, "")
+	var gotCases, wantCases []json.RawMessage
+	if !got.OK || !want.OK || json.Unmarshal(got.Value, &gotCases) != nil || json.Unmarshal(want.Value, &wantCases) != nil ||
+		len(gotCases) != len(cases) || len(wantCases) != len(cases) {
+		t.Fatalf("the cases did not run\nwarden: %s\n  node: %s", jsonText(got), jsonText(want))
+	}
+	for i, c := range cases {
+		if compactJSON(gotCases[i]) != compactJSON(wantCases[i]) {
+			t.Errorf("differs from Node for\n%s\nwarden: %s\n  node: %s", c, gotCases[i], wantCases[i])
+		}
+	}
+}
+
+func TestEventAsNode(t *testing.T) {
+	sameAsNodeCases(t, `const desc = (o, k) => { const d = Object.getOwnPropertyDescriptor(o, k); return d && [typeof d.get, typeof d.set, typeof d.value, d.enumerable, d.configurable, d.writable]; };`, []string{
+		`const e = new Event("x"); return [e.type, e.bubbles, e.cancelable, e.composed, e.defaultPrevented, e.isTrusted, e.eventPhase, e.target, e.currentTarget, e.srcElement, e.returnValue, e.cancelBubble, e.composedPath()]`,
+		`const e = new Event("x", { bubbles: 1, cancelable: "y", composed: {} }); return [e.bubbles, e.cancelable, e.composed]`,
+		`const e = new Event("x", { cancelable: true }); e.preventDefault(); return [e.defaultPrevented, e.returnValue]`,
+		`const e = new Event("x"); e.preventDefault(); return [e.defaultPrevented, e.returnValue]`,
+		`const e = new Event("x"); e.stopPropagation(); return e.cancelBubble`,
+		`const e = new Event("x"); e.stopImmediatePropagation(); return e.cancelBubble`,
+		`const e = new Event("x"); e.cancelBubble = false; const a = e.cancelBubble; e.cancelBubble = 1; return [a, e.cancelBubble]`,
+		`const e = new Event("x"); e.initEvent("y", true, true); return [e.type, e.bubbles, e.cancelable]`,
+		`const e = new Event("x"); e.initEvent(); return e.type`,
+		`const e = new Event("x"); return [typeof e.timeStamp, e.timeStamp >= 0]`,
+		`return new Event()`,
+		`try { Event("x"); } catch (e) { return [e.name, e instanceof TypeError]; }`,
+		`return new Event("x", 5).type`,
+		`return new Event("x", "s").type`,
+		`return new Event("x", null).type`,
+		`return new Event("x", []).type`,
+		`return [new Event(5).type, new Event(null).type, new Event(undefined).type, new Event({ toString() { return "q"; } }).type]`,
+		`return new Event(Symbol("s")).type`,
+		`return [Event.NONE, Event.CAPTURING_PHASE, Event.AT_TARGET, Event.BUBBLING_PHASE, Event.prototype.NONE, new Event("x").AT_TARGET]`,
+		`return [Object.keys(Event), Object.keys(Event.prototype), Object.getOwnPropertyNames(Event.prototype).sort()]`,
+		`return [Object.keys(new Event("x")), Object.getOwnPropertyNames(new Event("x"))]`,
+		`return [desc(Event.prototype, "type"), desc(Event.prototype, "cancelBubble"), desc(Event.prototype, "preventDefault"), desc(Event.prototype, "returnValue"), desc(Event, "NONE")]`,
+		`return [Object.prototype.toString.call(new Event("x")), String(new Event("x")), Event.name, Event.length, typeof Event]`,
+		`return Object.getOwnPropertyDescriptor(Event.prototype, "type").get.call({})`,
+		`return Object.getOwnPropertyDescriptor(Event.prototype, "type").get.call(Object.create(Event.prototype))`,
+		`return Event.prototype.preventDefault.call(null)`,
+		`class MyEvent extends Event { constructor() { super("mine", { cancelable: true }); this.extra = 1; } }
+		 const e = new MyEvent(); return [e.type, e.cancelable, e.extra, e instanceof Event, Object.keys(e)]`,
+		`let reads = []; new Event("x", { get bubbles() { reads.push("b"); }, get cancelable() { reads.push("c"); }, get composed() { reads.push("p"); }, get other() { reads.push("o"); } }); return reads`,
+		`const e = new Event("x", { cancelable: true }); e.returnValue = false; return [e.defaultPrevented, e.returnValue]`,
+		`return Object.getOwnPropertyDescriptor(globalThis, "Event").enumerable`,
+	})
+}
+
+func TestEventTargetAsNode(t *testing.T) {
+	sameAsNodeCases(t, `const T = () => new EventTarget();`, []string{
+		`const t = T(), log = []; t.addEventListener("x", () => log.push(1)); t.addEventListener("x", () => log.push(2)); return [t.dispatchEvent(new Event("x")), log]`,
+		`const t = T(), log = []; const f = () => log.push("f"); t.addEventListener("x", f); t.addEventListener("x", f); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const f = () => log.push("f"); t.addEventListener("x", f); t.addEventListener("x", f, true); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const f = () => log.push("f"); t.addEventListener("x", f, { once: true }); t.dispatchEvent(new Event("x")); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const f = () => log.push("f"); t.addEventListener("x", f); t.removeEventListener("x", f); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const f = () => log.push("f"); t.addEventListener("x", f, true); t.removeEventListener("x", f); t.dispatchEvent(new Event("x")); t.removeEventListener("x", f, true); t.dispatchEvent(new Event("x")); t.removeEventListener("x", f, { capture: true }); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const f = () => log.push("f"); t.addEventListener("x", f, { capture: true }); t.removeEventListener("x", f, { capture: 1 }); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const o = { handleEvent(e) { log.push([this === o, e.type]); } }; t.addEventListener("x", o); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; t.addEventListener("x", function (e) { log.push([this === t, e.target === t, e.currentTarget === t, e.eventPhase, e.composedPath().length, e.srcElement === t]); }); const e = new Event("x"); t.dispatchEvent(e); return [log, e.target === t, e.currentTarget, e.eventPhase, e.composedPath()]`,
+		`const t = T(), log = []; t.addEventListener("x", (e) => { log.push(1); e.stopImmediatePropagation(); }); t.addEventListener("x", () => log.push(2)); t.addEventListener("x", () => log.push(3), { passive: true }); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; t.addEventListener("x", (e) => { log.push(1); e.stopPropagation(); }); t.addEventListener("x", () => log.push(2)); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(); t.addEventListener("x", (e) => e.preventDefault()); return [t.dispatchEvent(new Event("x", { cancelable: true })), t.dispatchEvent(new Event("x"))]`,
+		`const t = T(), log = []; t.addEventListener("x", (e) => { e.preventDefault(); log.push(e.defaultPrevented); }, { passive: true }); return [t.dispatchEvent(new Event("x", { cancelable: true })), log]`,
+		`const t = T(), log = []; const b = () => log.push("b"); t.addEventListener("x", () => { log.push("a"); t.addEventListener("x", () => log.push("added")); t.removeEventListener("x", b); }); t.addEventListener("x", b); t.dispatchEvent(new Event("x")); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(); const e = new Event("w"); let err; t.addEventListener("w", (ev) => { try { t.dispatchEvent(ev); } catch (x) { err = [x.name, x.code, x.message]; } }); t.dispatchEvent(e); return [err, t.dispatchEvent(e)]`,
+		`const t = T(), u = T(), log = []; const e = new Event("x"); u.addEventListener("x", (ev) => log.push(ev.target === u)); t.addEventListener("x", (ev) => { log.push(ev.target === t); }); t.dispatchEvent(e); u.dispatchEvent(e); return log`,
+		`return T().dispatchEvent({})`,
+		`return T().dispatchEvent()`,
+		`return T().dispatchEvent(null)`,
+		`return T().addEventListener("x", 5)`,
+		`return T().addEventListener("x", "f")`,
+		`return T().addEventListener("x")`,
+		`return T().addEventListener()`,
+		`return T().addEventListener("x", null)`,
+		`return T().addEventListener("x", undefined)`,
+		`return T().addEventListener("x", () => {}, 5)`,
+		`return T().addEventListener("x", () => {}, null)`,
+		`return T().addEventListener("x", () => {}, { signal: 1 })`,
+		`return T().addEventListener("x", () => {}, { signal: null })`,
+		`return T().removeEventListener("x", 5)`,
+		`return T().removeEventListener("x")`,
+		`return T().removeEventListener("x", () => {})`,
+		`return EventTarget.prototype.addEventListener.call({}, "x", () => {})`,
+		`return EventTarget.prototype.dispatchEvent.call(null, new Event("x"))`,
+		`try { EventTarget(); } catch (e) { return [e.name, e instanceof TypeError]; }`,
+		`const t = T(), log = []; t.addEventListener("x", { handleEvent: undefined }); t.addEventListener("x", {}); t.addEventListener("x", () => log.push("ok")); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const o = {}; t.addEventListener("x", o); o.handleEvent = () => log.push("late"); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; t.addEventListener(5, () => log.push("5")); t.dispatchEvent(new Event("5")); t.addEventListener({ toString() { return "o"; } }, () => log.push("o")); t.dispatchEvent(new Event("o")); return log`,
+		`const t = T(), log = []; const ac = new AbortController(); t.addEventListener("x", () => log.push("f"), { signal: ac.signal }); t.dispatchEvent(new Event("x")); ac.abort(); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; t.addEventListener("x", () => log.push("f"), { signal: AbortSignal.abort() }); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const ac = new AbortController(); const f = () => log.push("f"); t.addEventListener("x", f, { signal: ac.signal, capture: true }); t.addEventListener("x", f); ac.abort(); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; let reads = []; t.addEventListener("x", () => {}, { get once() { reads.push("once"); }, get capture() { reads.push("capture"); }, get passive() { reads.push("passive"); }, get signal() { reads.push("signal"); } }); return reads`,
+		`class Emitter extends EventTarget { fire() { return this.dispatchEvent(new Event("fire")); } } const e = new Emitter(), log = []; e.addEventListener("fire", (ev) => log.push(ev.target === e)); return [e.fire(), log, e instanceof EventTarget]`,
+		`return [Object.keys(EventTarget.prototype), Object.prototype.toString.call(T()), EventTarget.length, EventTarget.prototype.addEventListener.length, EventTarget.prototype.removeEventListener.length, EventTarget.prototype.dispatchEvent.length, Object.keys(T())]`,
+		`const t = T(), log = []; for (let i = 0; i < 5; i++) t.addEventListener("x", () => log.push(i), { once: i % 2 === 0 }); t.dispatchEvent(new Event("x")); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const fs = [1, 2, 3].map((i) => () => { log.push(i); if (i === 1) t.removeEventListener("x", fs[1]); }); fs.forEach((f) => t.addEventListener("x", f)); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; const f = () => { log.push("f"); t.removeEventListener("x", f); t.addEventListener("x", f); }; t.addEventListener("x", f); t.dispatchEvent(new Event("x")); return log`,
+		`const t = T(), log = []; t.addEventListener("x", async () => { log.push("async"); }); return [t.dispatchEvent(new Event("x")), log]`,
+		`const t = T(), log = []; t.addEventListener("x", () => 5); t.addEventListener("x", () => ({ then: 1 })); t.addEventListener("x", () => log.push("after")); t.dispatchEvent(new Event("x")); return log`,
+		`return Object.getOwnPropertyDescriptor(globalThis, "EventTarget").enumerable`,
+	})
 }
