@@ -183,3 +183,109 @@ func TestEventTargetAsNode(t *testing.T) {
 		`return Object.getOwnPropertyDescriptor(globalThis, "EventTarget").enumerable`,
 	})
 }
+
+func TestAbortAsNode(t *testing.T) {
+	sameAsNodeCases(t, `const r = (e) => e instanceof DOMException ? ["DOMException", e.name, e.message, e.code] : e;`, []string{
+		`const c = new AbortController(); const s = c.signal; return [s.aborted, s.reason, s === c.signal, s instanceof EventTarget, s instanceof AbortSignal]`,
+		`const c = new AbortController(); c.abort(); return [c.signal.aborted, r(c.signal.reason)]`,
+		`const c = new AbortController(); c.abort("why"); return [c.signal.aborted, c.signal.reason]`,
+		`const c = new AbortController(); c.abort(undefined); return r(c.signal.reason)`,
+		`const c = new AbortController(); c.abort(null); return c.signal.reason`,
+		`const c = new AbortController(); c.abort(1); c.abort(2); return c.signal.reason`,
+		`const c = new AbortController(), log = []; c.signal.addEventListener("abort", (e) => log.push([e.type, e.isTrusted, e.target === c.signal, c.signal.aborted, c.signal.reason, e.cancelable, e.bubbles])); c.abort("r"); c.abort("again"); return log`,
+		`const c = new AbortController(), log = []; c.signal.onabort = (e) => log.push(["on", e.type, this === undefined]); c.signal.addEventListener("abort", () => log.push("listener")); c.abort(); return log`,
+		`const c = new AbortController(), log = []; c.signal.addEventListener("abort", () => log.push("first")); c.signal.onabort = () => log.push("on1"); c.signal.onabort = () => log.push("on2"); c.signal.addEventListener("abort", () => log.push("last")); c.abort(); return log`,
+		`const c = new AbortController(), log = []; c.signal.onabort = () => log.push("on"); c.signal.onabort = null; c.abort(); return [log, c.signal.onabort]`,
+		`const s = new AbortController().signal; const a = s.onabort; s.onabort = 5; const b = s.onabort; const o = {}; s.onabort = o; return [a, b, s.onabort === o]`,
+		`const c = new AbortController(), log = []; let self; c.signal.onabort = function () { self = this; }; c.abort(); return self === c.signal`,
+		`const c = new AbortController(); c.abort(new Error("e")); try { c.signal.throwIfAborted(); } catch (e) { return [e === c.signal.reason, e.message]; }`,
+		`const c = new AbortController(); return c.signal.throwIfAborted()`,
+		`const s = AbortSignal.abort("x"); try { s.throwIfAborted(); } catch (e) { return e; }`,
+		`const s = AbortSignal.abort(); return [s.aborted, r(s.reason)]`,
+		`const s = AbortSignal.abort(undefined); return r(s.reason)`,
+		`return new AbortSignal()`,
+		`try { AbortSignal(); } catch (e) { return [e.name, e instanceof TypeError]; }`,
+		`return Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted").get.call({})`,
+		`return AbortSignal.prototype.throwIfAborted.call(new EventTarget())`,
+		`return Object.getOwnPropertyDescriptor(AbortController.prototype, "signal").get.call({})`,
+		`return AbortController.prototype.abort.call(null)`,
+		`return [Object.keys(AbortSignal.prototype), Object.keys(AbortController.prototype), Object.keys(AbortSignal), Object.getOwnPropertyNames(AbortSignal.prototype).sort(), Object.getOwnPropertyNames(AbortSignal).sort()]`,
+		`return [AbortSignal.abort.length, AbortSignal.timeout.length, AbortSignal.any.length, AbortController.length, AbortController.prototype.abort.length, AbortSignal.name, AbortController.name]`,
+		`return [Object.prototype.toString.call(new AbortController()), Object.prototype.toString.call(AbortSignal.abort()), Object.keys(new AbortController()), Object.keys(AbortSignal.abort())]`,
+		`return [Object.getOwnPropertyDescriptor(globalThis, "AbortController").enumerable, Object.getOwnPropertyDescriptor(globalThis, "AbortSignal").enumerable]`,
+		`const a = new AbortController(), b = new AbortController(); const s = AbortSignal.any([a.signal, b.signal]); const before = s.aborted; b.abort("b"); a.abort("a"); return [before, s.aborted, s.reason]`,
+		`const s = AbortSignal.any([new AbortController().signal, AbortSignal.abort("x"), AbortSignal.abort("y")]); return [s.aborted, s.reason]`,
+		`const s = AbortSignal.any([]); return [s.aborted, s.reason]`,
+		`const a = new AbortController(); const s1 = AbortSignal.any([a.signal]); const s2 = AbortSignal.any([s1]); const log = []; s1.onabort = () => log.push("s1"); s2.onabort = () => log.push("s2"); a.signal.onabort = () => log.push("a"); a.abort(); return [log, s2.reason.name]`,
+		`const a = new AbortController(); const s = AbortSignal.any([a.signal, a.signal]); const log = []; s.onabort = () => log.push(s.reason); a.abort(7); return log`,
+		`return AbortSignal.any(5)`,
+		`return AbortSignal.any([1])`,
+		`return AbortSignal.any([AbortSignal.abort(), {}])`,
+		`return AbortSignal.any()`,
+		`return AbortSignal.any(new Set([AbortSignal.abort()]))`,
+		`return AbortSignal.timeout(-1)`,
+		`return AbortSignal.timeout("1")`,
+		`return AbortSignal.timeout(1.5)`,
+		`return AbortSignal.timeout(NaN)`,
+		`return AbortSignal.timeout(Infinity)`,
+		`return AbortSignal.timeout(4294967296)`,
+		`return AbortSignal.timeout(-12345678901)`,
+		`return AbortSignal.timeout()`,
+		`const c = new AbortController(), log = []; c.signal.addEventListener("abort", (e) => { log.push(1); e.stopImmediatePropagation(); }); c.signal.addEventListener("abort", () => log.push(2)); c.abort(); return log`,
+		`const c = new AbortController(), t = new EventTarget(), log = []; c.signal.addEventListener("abort", (e) => { e.stopImmediatePropagation(); }); t.addEventListener("x", () => log.push("x"), { signal: c.signal }); c.abort(); t.dispatchEvent(new Event("x")); return log`,
+		`const c = new AbortController(), log = []; c.signal.addEventListener("abort", () => log.push("once"), { once: true }); c.abort(); c.signal.dispatchEvent(new Event("abort")); return log`,
+		`class C extends AbortController {} const c = new C(); c.abort("sub"); return [c.signal.reason, c instanceof AbortController]`,
+	})
+}
+
+// TestAbortSignalTimeoutAsNode needs timers (web.setTimeout).
+func TestAbortSignalTimeoutAsNode(t *testing.T) {
+	if res := runCode(t, `return typeof setTimeout`); string(res.Value) == `"undefined"` {
+		t.Skip("setTimeout is not in the engine yet (child/engine/web/15-timers.js): AbortSignal.timeout cannot fire")
+	}
+	sameAsNode(t, `const s = AbortSignal.timeout(5); const before = s.aborted; const log = [];
+		s.onabort = (e) => log.push([e.type, s.reason.name, s.reason.message, s.reason.code, s.reason instanceof DOMException]);
+		await new Promise((r) => setTimeout(r, 30));
+		return [before, s.aborted, log]`, "")
+	sameAsNode(t, `const s = AbortSignal.any([AbortSignal.timeout(5), new AbortController().signal]);
+		await new Promise((r) => s.addEventListener("abort", r));
+		return [s.aborted, s.reason.name]`, "")
+}
+
+// TestAbortSignalTimeoutWithoutTimers: with no timers in the engine,
+// AbortSignal.timeout says so.
+func TestAbortSignalTimeoutWithoutTimers(t *testing.T) {
+	if res := runCode(t, `return typeof setTimeout`); string(res.Value) != `"undefined"` {
+		t.Skip("the engine has timers")
+	}
+	res := runCode(t, `return AbortSignal.timeout(5)`)
+	if res.OK || !strings.Contains(res.Error.Message, "timers are not available") {
+		t.Fatalf("got %+v", res)
+	}
+}
+
+// TestListenerThrows: a listener that throws ends the execution with its
+// error once the dispatch is over (Node's process dies of it: not
+// comparable); the listeners after it still run.
+func TestListenerThrows(t *testing.T) {
+	for _, tc := range []struct{ name, code, msg string }{
+		{"function", `const t = new EventTarget(); t.addEventListener("x", () => { throw new TypeError("boom"); });
+			t.addEventListener("x", () => console.log("after")); t.dispatchEvent(new Event("x")); await new Promise(() => {});`, "boom"},
+		{"handleEvent", `const t = new EventTarget(); t.addEventListener("x", { handleEvent() { throw new TypeError("boom"); } });
+			t.addEventListener("x", () => console.log("after")); t.dispatchEvent(new Event("x")); await new Promise(() => {});`, "boom"},
+		{"rejection", `const t = new EventTarget(); t.addEventListener("x", async () => { throw new TypeError("boom"); });
+			t.addEventListener("x", () => console.log("after")); t.dispatchEvent(new Event("x")); await new Promise(() => {});`, "boom"},
+		{"onabort", `const c = new AbortController(); c.signal.onabort = () => { throw new TypeError("boom"); };
+			c.signal.addEventListener("abort", () => console.log("after")); c.abort(); await new Promise(() => {});`, "boom"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runCode(t, tc.code)
+			if res.OK || res.Error.Type != contract.UserCodeError || res.Error.Name != "TypeError" || res.Error.Message != tc.msg {
+				t.Fatalf("got %+v", res)
+			}
+			if len(res.Logs) != 1 || res.Logs[0].Text != "after" {
+				t.Fatalf("the listener after the throwing one did not run: %+v", res.Logs)
+			}
+		})
+	}
+}

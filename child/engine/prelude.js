@@ -228,10 +228,19 @@
       if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
         throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
       }
+      // A callback can report while the function itself still runs (a
+      // listener throwing in a dispatchEvent the code calls): that error
+      // is held until the execution's promise exists.
+      let early = null;
+      failExecution = function (e) { early = { error: e }; };
       const result = apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
       // The execution's promise settles with the function's, or rejects
       // with the first uncaught error a platform callback reports.
       return new PromiseIntrinsic(function (resolve, reject) {
+        if (early !== null) {
+          reject(early.error);
+          return;
+        }
         failExecution = reject;
         apply(promiseThen, result, [
           function (v) { failExecution = null; resolve(v); },

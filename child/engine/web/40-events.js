@@ -293,7 +293,7 @@ function defineHandler(proto, type) {
         }]);
         apply(wmSet, handlers, [this, h]);
       }
-      h.handler = typeof value === "function" || (value !== null && typeof value === "object") ? value : null;
+      h.handler = value === undefined ? null : value;
     },
   };
   const d = getOwnPropertyDescriptor(accessors, name);
@@ -421,7 +421,13 @@ class AbortController {
   #signal = new AbortSignal(constructKey);
   static {
     controllerSignal = (c) => {
-      if (c === null || typeof c !== "object" || !(#signal in c)) throw invalidThis("AbortController");
+      // Node's AbortController keeps its signal in #signal too: V8's messages.
+      if (c === null || c === undefined) {
+        throw new TypeErrorIntrinsic("Cannot read properties of " + c + " (reading '#signal')");
+      }
+      if (typeof c !== "object" || !(#signal in c)) {
+        throw new TypeErrorIntrinsic("Cannot read private member #signal from an object whose class did not declare it");
+      }
       return c.#signal;
     };
   }
