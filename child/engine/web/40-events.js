@@ -17,6 +17,11 @@ const MapIntrinsic = Map;
 const mapGet = Map.prototype.get;
 const mapSet = Map.prototype.set;
 const arrayIsArray = Array.isArray;
+const setPrototypeOf = Object.setPrototypeOf;
+// list is an array no setter on Array.prototype sees being filled.
+function list() {
+  return setPrototypeOf([], null);
+}
 const mathFloor = Math.floor;
 const RangeErrorIntrinsic = RangeError;
 const toStringTag = Symbol.toStringTag;
@@ -351,7 +356,7 @@ class AbortSignal extends EventTarget {
     const r = signalState(result);
     r.composite = true;
     if (signals.length === 0) return result;
-    r.sources = [];
+    r.sources = list();
     for (let i = 0; i < signals.length; i++) {
       const s = signalState(signals[i]);
       if (s.aborted) {
@@ -369,7 +374,7 @@ class AbortSignal extends EventTarget {
 }
 function follow(result, source) {
   const s = signalState(source);
-  if (s.dependants === null) s.dependants = [];
+  if (s.dependants === null) s.dependants = list();
   s.dependants[s.dependants.length] = result;
   const r = signalState(result);
   r.sources[r.sources.length] = source;

@@ -89,12 +89,18 @@ const errorTypes = {
   SyntaxError: SyntaxError, TypeError: TypeError, URIError: URIError,
 };
 
-// protoKinds is the first guess of an object's kind, from its prototype.
-const protoKinds = new MapIntrinsic();
-const kindsByProto = [[Object.prototype, "object"], [Array.prototype, "object"], [Map.prototype, "map"], [Set.prototype, "set"],
-  [Date.prototype, "date"], [RegExp.prototype, "regexp"], [abProto, "arraybuffer"], [DataView.prototype, "dataview"],
-  [Number.prototype, "number"], [String.prototype, "string"], [Boolean.prototype, "boolean"], [BigInt.prototype, "bigint"]];
-for (let i = 0; i < kindsByProto.length; i++) apply(mapSet, protoKinds, kindsByProto[i]);
+// protoKinds is the first guess of an object's kind, from its prototype
+// (prototype, kind, ...). Not a Map: a Map filled at load would hold its
+// buckets in the order of the hash seed the heap snapshot reseeds.
+const protoKinds = [Object.prototype, "object", Array.prototype, "object", Map.prototype, "map", Set.prototype, "set",
+  Date.prototype, "date", RegExp.prototype, "regexp", abProto, "arraybuffer", DataView.prototype, "dataview",
+  Number.prototype, "number", String.prototype, "string", Boolean.prototype, "boolean", BigInt.prototype, "bigint"];
+function protoKind(proto) {
+  for (let i = 0; i < protoKinds.length; i += 2) {
+    if (protoKinds[i] === proto) return protoKinds[i + 1];
+  }
+  return undefined;
+}
 
 function brand(getter, v) {
   try {
@@ -145,7 +151,7 @@ function kindOf(v, cache) {
   if (v === globalObject) return "Object";
   const proto = getPrototypeOf(v);
   if (proto === null) return "object";
-  let guess = apply(mapGet, protoKinds, [proto]);
+  let guess = protoKind(proto);
   if (guess === "object") return "object";
   if (guess === undefined) guess = apply(mapGet, cache, [proto]);
   if (guess !== undefined && (guess === "object" || is(guess, v))) return guess;
