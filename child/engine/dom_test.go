@@ -396,3 +396,103 @@ var structuredCloneCases = []string{
 func TestStructuredCloneAsNode(t *testing.T) {
 	sameAsNodeCases(t, "", structuredCloneCases)
 }
+
+// domUse exercises every global of this file; domPoison poisons the
+// intrinsics they use (setters on the prototypes, replaced methods)
+// around it. domUse fills its arrays with add, which no poison reaches.
+const domUse = `const out = list(), log = list();
+		const c = structuredClone(src);
+		add(out, c.m.size); add(out, c.d.toISOString()); add(out, c.s.size); add(out, c.u.length); add(out, c.e.name);
+		add(out, c.e.message); add(out, rapply(mapGet, c.m, [1]).a[1]); add(out, c.r.flags); add(out, c !== src && c.m !== m);
+		const t = new EventTarget();
+		t.addEventListener("x", (e) => add(log, e.type));
+		t.addEventListener("x", { handleEvent(e) { add(log, "obj"); } }, { once: true });
+		add(out, t.dispatchEvent(new Event("x"))); add(out, t.dispatchEvent(new Event("x", { cancelable: true })));
+		const ac = new AbortController();
+		ac.signal.onabort = () => add(log, "abort");
+		const any = AbortSignal.any([ac.signal]);
+		ac.abort("r");
+		add(out, any.reason); add(out, ac.signal.aborted);
+		queueMicrotask(() => add(log, "micro"));
+		await null;
+		add(out, log); add(out, typeof performance.now());
+		return out;`
+
+func domPoison(indices, keys, use string) string {
+	return `const gopd = Object.getOwnPropertyDescriptor, dp = Object.defineProperty, setProto = Object.setPrototypeOf;
+		const rapply = Reflect.apply, mapGet = Map.prototype.get;
+		const list = () => setProto([], null);
+		const add = (a, v) => { dp(a, a.length, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true }); };
+		const trap = (name) => function () { throw new Error("poisoned " + name); };
+		const plan = list();
+		const replace = (o, names) => { for (const k of names) add(plan, [o, k, { __proto__: null, value: trap(k), writable: true, configurable: true }]); };
+		replace(Map.prototype, ["set", "get", "forEach"]); replace(Set.prototype, ["add", "has"]); replace(WeakMap.prototype, ["get", "set"]);
+		replace(Function.prototype, ["call", "apply"]); replace(Reflect, ["apply"]);
+		replace(Object, ["defineProperty", "keys", "hasOwn", "getOwnPropertyDescriptor", "getPrototypeOf", "setPrototypeOf"]);
+		replace(Array, ["isArray"]); replace(Error, ["isError"]); replace(Date.prototype, ["getTime"]); replace(ArrayBuffer.prototype, ["slice"]);
+		replace(RegExp.prototype, ["exec"]); replace(Symbol.prototype, ["toString"]);
+		for (const i of [` + indices + `]) add(plan, [Array.prototype, i, { __proto__: null, set: trap("index " + i), configurable: true }]);
+		for (const k of [` + keys + `]) add(plan, [Object.prototype, k, { __proto__: null, set: trap(k), configurable: true }]);
+		// The value to clone is built before the poison (new Map calls set).
+		const m = new Map([[1, { a: [1, 2] }]]);
+		const src = { d: new Date(0), m, s: new Set([1]), u: new Uint8Array([1, 2]), e: new TypeError("t"), r: /x/g };
+		const saved = list();
+		for (let i = 0; i < plan.length; i++) add(saved, gopd(plan[i][0], plan[i][1]));
+		for (let i = 0; i < plan.length; i++) dp(plan[i][0], plan[i][1], plan[i][2]);
+		let result, failed;
+		try { result = await (async () => {` + use + `})(); } catch (e) { failed = e; }
+		for (let i = plan.length - 1; i >= 0; i--) {
+			if (saved[i]) dp(plan[i][0], plan[i][1], saved[i]); else delete plan[i][0][plan[i][1]];
+		}
+		if (failed) throw failed;
+		return result;`
+}
+
+// domClean is domUse with nothing poisoned.
+func domClean(t *testing.T) contract.Result {
+	res := runCode(t, domPoison(``, ``, `for (let i = plan.length - 1; i >= 0; i--) { if (saved[i]) dp(plan[i][0], plan[i][1], saved[i]); else delete plan[i][0][plan[i][1]]; }`+domUse))
+	if !res.OK {
+		t.Fatalf("domUse failed unpoisoned: %+v", res.Error)
+	}
+	return res
+}
+
+// TestDOMTamper: poisoned intrinsics change nothing these globals
+// return: the result is the one without poison, and Node's.
+func TestDOMTamper(t *testing.T) {
+	res := sameAsNode(t, domPoison(``, `"memo", "kind", "code", "top", "out", "items"`, domUse), "")
+	if clean := domClean(t); !res.OK || compactJSON(res.Value) != compactJSON(clean.Value) {
+		t.Fatalf("poisoned %s %+v, clean %s", res.Value, res.Error, clean.Value)
+	}
+}
+
+// TestDOMTamperDescriptors: setters for Array.prototype's indices, for a
+// descriptor's own fields on Object.prototype, and for next and handler
+// (all of which break Node itself) change nothing either.
+func TestDOMTamperDescriptors(t *testing.T) {
+	res := runCode(t, domPoison(`"0", "1", "2", "3"`, `"value", "get", "set", "writable", "enumerable", "configurable", "next", "handler", "memo"`, domUse))
+	if clean := domClean(t); !res.OK || compactJSON(res.Value) != compactJSON(clean.Value) {
+		t.Fatalf("poisoned %s %+v, clean %s", res.Value, res.Error, clean.Value)
+	}
+}
+
+// TestStructuredCloneDeviations: where Warden's clone differs from Node's
+// on purpose or of necessity (README, structuredClone).
+func TestStructuredCloneDeviations(t *testing.T) {
+	for _, tc := range []struct{ name, code, want string }{
+		// JavaScript cannot tell a Proxy from its target: it clones through
+		// its traps (V8: DataCloneError).
+		{"proxy", `return structuredClone(new Proxy({ a: [1] }, {}))`, `{"a":[1]}`},
+		// V8 fails to deserialize an error that is its own cause.
+		{"error cause cycle", `const e = new Error("x"); e.cause = e; const c = structuredClone(e); return [c.cause === c, c !== e]`, `[true,true]`},
+		// An object given Object.prototype is taken by its prototype.
+		{"reprototyped map", `const m = new Map([[1, 2]]); Object.setPrototypeOf(m, Object.prototype); m.k = 1; return structuredClone(m)`, `{"k":1}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runCode(t, tc.code)
+			if !res.OK || compactJSON(res.Value) != tc.want {
+				t.Fatalf("got %s %+v, want %s", res.Value, res.Error, tc.want)
+			}
+		})
+	}
+}
