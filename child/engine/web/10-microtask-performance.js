@@ -58,7 +58,7 @@ function received(value) {
 // invalidArgType is Node's ERR_INVALID_ARG_TYPE for a function argument.
 function invalidArgType(name, value) {
   const e = new TypeErrorIntrinsic("The \"" + name + "\" argument must be of type function. " + received(value));
-  defineProperty(e, "code", { value: "ERR_INVALID_ARG_TYPE", writable: true, enumerable: false, configurable: true });
+  defineProperty(e, "code", { __proto__: null, value: "ERR_INVALID_ARG_TYPE", writable: true, enumerable: false, configurable: true });
   return e;
 }
 web.received = received;

@@ -28,7 +28,7 @@ const toStringTag = Symbol.toStringTag;
 
 function nodeError(Ctor, code, message) {
   const e = new Ctor(message);
-  defineProperty(e, "code", { value: code, writable: true, enumerable: false, configurable: true });
+  defineProperty(e, "code", { __proto__: null, value: code, writable: true, enumerable: false, configurable: true });
   return e;
 }
 function invalidThis(type) {
@@ -272,7 +272,7 @@ function validListener(listener) {
 // run even after stopImmediatePropagation, as Node's do.
 const resistKey = Symbol("resistStopPropagation");
 function addInternal(target, type, fn) {
-  const options = { once: true };
+  const options = { __proto__: null, once: true };
   options[resistKey] = true;
   apply(addEventListener, target, [type, fn, options]);
 }
@@ -409,7 +409,7 @@ function abortSignal(signal, reason) {
   if (s.aborted) return;
   s.aborted = true;
   s.reason = reason;
-  const options = {};
+  const options = { __proto__: null };
   options[trustKey] = true;
   apply(dispatchEvent, signal, [new Event("abort", options)]);
   const dependants = s.dependants;
