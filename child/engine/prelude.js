@@ -20,7 +20,6 @@
   const PromiseIntrinsic = Promise;
   const promiseResolve = Promise.resolve;
   const promiseReject = Promise.reject;
-  const promiseThen = Promise.prototype.then;
   const fnToString = Function.prototype.toString;
   const strSlice = String.prototype.slice;
   const StringIntrinsic = String;
@@ -140,15 +139,15 @@
   const web = {};
   // web.reportUncaught(error) ends the execution with error, as an
   // exception nothing can catch ends a Node process: for a callback the
-  // platform calls (a timer, a microtask) that throws. The first report
-  // wins; after the result has settled it does nothing.
-  let failExecution = null;
+  // platform calls (a listener, a timer, a microtask) that throws. It
+  // queues a job that throws error, and the host ends the execution with
+  // the exception of the first job that throws. A result that settled
+  // first stands: the host runs no job after it (as for any other work
+  // left queued), and nothing stands between the code's promise and the
+  // host, which reads its state from the engine.
+  const enqueueJobIntrinsic = queueMicrotask;
   web.reportUncaught = function (error) {
-    if (failExecution !== null) {
-      const fail = failExecution;
-      failExecution = null;
-      fail(error);
-    }
+    enqueueJobIntrinsic(function () { throw error; });
   };
   const webGlobals = [];
   function defineGlobal(name, value, enumerable) {
@@ -184,7 +183,7 @@
   // the queue promise jobs share).
   const performanceIntrinsic = performance;
   web.monotonicNow = apply(bind, performanceIntrinsic.now, [performanceIntrinsic]);
-  web.enqueueJob = queueMicrotask;
+  web.enqueueJob = enqueueJobIntrinsic;
   const notECMAScript = ["InternalError", "queueMicrotask", "btoa", "atob", "performance"];
   for (let i = 0; i < notECMAScript.length; i++) {
     delete globalThis[notECMAScript[i]];
@@ -228,25 +227,7 @@
       if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
         throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
       }
-      // A callback can report while the function itself still runs (a
-      // listener throwing in a dispatchEvent the code calls): that error
-      // is held until the execution's promise exists.
-      let early = null;
-      failExecution = function (e) { early = { error: e }; };
-      const result = apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
-      // The execution's promise settles with the function's, or rejects
-      // with the first uncaught error a platform callback reports.
-      return new PromiseIntrinsic(function (resolve, reject) {
-        if (early !== null) {
-          reject(early.error);
-          return;
-        }
-        failExecution = reject;
-        apply(promiseThen, result, [
-          function (v) { failExecution = null; resolve(v); },
-          function (e) { failExecution = null; reject(e); },
-        ]);
-      });
+      return apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
     },
     // finish stringifies the settled value; undefined becomes null.
     finish: function (value) {
