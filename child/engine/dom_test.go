@@ -505,3 +505,25 @@ func TestStructuredCloneDeviations(t *testing.T) {
 		})
 	}
 }
+
+// TestEventOrderingAsNode: listeners, microtasks, promise reactions and
+// abort propagation interleave as in Node.
+func TestEventOrderingAsNode(t *testing.T) {
+	sameAsNode(t, `const log = [];
+		const t = new EventTarget();
+		t.addEventListener("x", (e) => { log.push("l1 " + e.type); queueMicrotask(() => log.push("m1")); Promise.resolve().then(() => log.push("p1")); });
+		t.addEventListener("x", async (e) => { log.push("l2 start"); await null; log.push("l2 after await " + (e.currentTarget === null)); });
+		t.addEventListener("x", { handleEvent() { log.push("l3"); queueMicrotask(() => t.dispatchEvent(new Event("y"))); } });
+		t.addEventListener("y", () => log.push("y"));
+		queueMicrotask(() => log.push("m0"));
+		log.push("before " + t.dispatchEvent(new Event("x")));
+		const a = new AbortController(), b = new AbortController();
+		const any1 = AbortSignal.any([a.signal, b.signal]), any2 = AbortSignal.any([any1]), any3 = AbortSignal.any([b.signal, a.signal]);
+		for (const [name, s] of [["a", a.signal], ["any1", any1], ["any2", any2], ["any3", any3], ["b", b.signal]]) {
+			s.addEventListener("abort", () => { log.push("abort " + name + " " + s.reason); queueMicrotask(() => log.push("after abort " + name)); });
+		}
+		Promise.resolve().then(() => a.abort("A"));
+		queueMicrotask(() => b.abort("B"));
+		for (let i = 0; i < 8; i++) await null;
+		return log;`, "")
+}
