@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -250,6 +251,9 @@ func TestAbortSignalTimeoutAsNode(t *testing.T) {
 		s.onabort = (e) => log.push([e.type, s.reason.name, s.reason.message, s.reason.code, s.reason instanceof DOMException]);
 		await new Promise((r) => setTimeout(r, 30));
 		return [before, s.aborted, log]`, "")
+	// The timer behind a signal keeps nothing waiting, as Node's is unref'd:
+	// the result does not wait for it.
+	sameAsNode(t, `const s = AbortSignal.timeout(100000); return [s.aborted, s.reason]`, "")
 	sameAsNode(t, `const s = AbortSignal.any([AbortSignal.timeout(5), new AbortController().signal]);
 		await new Promise((r) => s.addEventListener("abort", r));
 		return [s.aborted, s.reason.name]`, "")
@@ -539,4 +543,47 @@ func TestEventOrderingAsNode(t *testing.T) {
 		queueMicrotask(() => b.abort("B"));
 		for (let i = 0; i < 8; i++) await null;
 		return log;`, "")
+}
+
+// TestAbortSignalTimeoutOnAFakeTimer runs AbortSignal.timeout on a
+// prelude whose web.setTimeout is a stand-in (it fires after ms turns
+// of the job queue), so that its path is compared with Node's before
+// the real timers exist.
+func TestAbortSignalTimeoutOnAFakeTimer(t *testing.T) {
+	marker := "  // web/40-events.js\n"
+	if !strings.Contains(preludeSource, marker) {
+		t.Fatal("the prelude has no 40-events.js")
+	}
+	fake := `  web.setTimeout = function (fn, ms) {
+    let n = ms;
+    const tick = function () { if (n-- <= 0) fn(); else web.enqueueJob(tick); };
+    web.enqueueJob(tick);
+    return 1;
+  };
+`
+	ctx := context.Background()
+	vm, err := testEngine.newVM(ctx, contract.DefaultLimits.MemoryBytes, strings.Replace(preludeSource, marker, fake+marker, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm.Close(ctx)
+	// Node's timeout timer keeps no process alive: a timer of its own
+	// does, where there is one.
+	code := `const log = [];
+		const keep = typeof setTimeout === "function" ? setTimeout(() => {}, 5000) : undefined;
+		const s = AbortSignal.timeout(5);
+		const any = AbortSignal.any([new AbortController().signal, s]);
+		log.push(s.aborted, any.aborted);
+		s.addEventListener("abort", (e) => log.push(["listener", e.type, e.isTrusted]));
+		any.onabort = () => log.push(["any", any.reason === s.reason]);
+		await new Promise((r) => s.addEventListener("abort", r));
+		const r = s.reason;
+		log.push(s.aborted, r.name, r.message, r.code, r instanceof DOMException, Object.prototype.toString.call(r));
+		try { s.throwIfAborted(); } catch (e) { log.push(e === r); }
+		if (keep !== undefined) clearTimeout(keep);
+		return log;`
+	res := vm.Run(ctx, contract.Request{Code: code, Limits: contract.DefaultLimits}, RunOptions{})
+	if got, want := wardenOutcome(res), runInNode(t, code, ""); !equalOutcomes(got, want) {
+		t.Fatalf("differs from Node:\nwarden: %s\n  node: %s", jsonText(got), jsonText(want))
+	}
 }
