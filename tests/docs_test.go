@@ -136,6 +136,9 @@ var foreign = map[string]bool{
 	"InternalError": true, "RangeError": true, "TypeError": true, "ReferenceError": true, "SyntaxError": true,
 	"DOMException": true, "TextEncoder": true, "CallSite": true, "JSString": true, "Date": true,
 	"EventSource": true, "WebAssembly": true, "Map": true, "Set": true, "Object": true, "Array": true,
+	// The web platform's (child/engine/web/40-events.js, 50-structured-clone.js).
+	"EventTarget": true, "AbortController": true, "AbortSignal": true, "DataCloneError": true, "Proxy": true,
+	"ArrayBuffer": true, "SharedArrayBuffer": true,
 	// The kernel, systemd, HTTP.
 	"CapabilityBoundingSet": true, "WatchdogSec": true, "CacheDirectory": true, "KillMode": true,
 	"Delegate": true, "NoNewPrivs": true, "Seccomp": true,

@@ -294,6 +294,13 @@ func TestGlobals(t *testing.T) {
 		"clearTimeout",
 		"setInterval",
 		"setTimeout",
+		"Event",
+		"EventTarget",
+		"AbortController",
+		"AbortSignal",
+		"structuredClone",
+		"queueMicrotask",
+		"performance",
 	}
 	allowed["globalThis"] = append(allowed["globalThis"], webGlobals...)
 	for k, v := range allowed {
@@ -302,7 +309,7 @@ func TestGlobals(t *testing.T) {
 			t.Errorf("%s own properties:\n got %q\nwant %q", k, got[k], v)
 		}
 	}
-	for _, forbidden := range []string{"std", "os", "bjson", "WebAssembly", "process", "require", "fetch", "setImmediate", "InternalError", "performance"} {
+	for _, forbidden := range []string{"std", "os", "bjson", "WebAssembly", "process", "require", "fetch", "setImmediate", "InternalError"} {
 		res := runCode(t, "return typeof "+forbidden)
 		check(t, res, want{value: `"undefined"`})
 	}

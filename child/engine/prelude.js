@@ -139,16 +139,16 @@
   // file defines, and what the files share (web.DOMException, ...).
   const web = {};
   // web.reportUncaught(error) ends the execution with error, as an
-  // exception nothing catches ends a Node process: for a callback the
-  // platform calls (an event listener, a timer) that throws. It throws
-  // the error from a job of its own (QuickJS-NG's queueMicrotask, which
-  // fails the job rather than rejecting a promise), and a failed job ends
-  // the execution with its error (the engine's settle loop). Reported
-  // after the result has settled, it does nothing: the execution is over.
-  const nativeQueueMicrotask = globalThis.queueMicrotask;
-  web.queueMicrotask = nativeQueueMicrotask;
+  // exception nothing can catch ends a Node process: for a callback the
+  // platform calls (a listener, a timer, a microtask) that throws. It
+  // queues a job that throws error, and the host ends the execution with
+  // the exception of the first job that throws. A result that settled
+  // first stands: the host runs no job after it (as for any other work
+  // left queued), and nothing stands between the code's promise and the
+  // host, which reads its state from the engine.
+  const enqueueJobIntrinsic = queueMicrotask;
   web.reportUncaught = function (error) {
-    apply(nativeQueueMicrotask, undefined, [function () { throw error; }]);
+    enqueueJobIntrinsic(function () { throw error; });
   };
   // timersLimit is the execution's timers limit (run sets it): a timer
   // set with that many pending calls hostTimers, which ends the execution.
@@ -181,12 +181,13 @@
   // behave as Node's (DOMException); the web files replace the others.
   const DOMExceptionIntrinsic = DOMException;
   web.DOMException = DOMExceptionIntrinsic;
-  // web.monotonicNow() is the host's monotonic clock in ms, read when
-  // called (QuickJS-NG's performance.now, whose origin a heap snapshot
-  // reseeds): for differences of time only.
+  // The web files build on two of the natives that go: the monotonic
+  // clock (performance.now, read when called; its origin is reseeded on
+  // a snapshot's restore) and the engine's job queue (queueMicrotask,
+  // the queue promise jobs share).
   const performanceIntrinsic = performance;
-  const performanceNow = performance.now;
-  web.monotonicNow = function () { return apply(performanceNow, performanceIntrinsic, []); };
+  web.monotonicNow = apply(bind, performanceIntrinsic.now, [performanceIntrinsic]);
+  web.enqueueJob = enqueueJobIntrinsic;
   const notECMAScript = ["InternalError", "queueMicrotask", "btoa", "atob", "performance"];
   for (let i = 0; i < notECMAScript.length; i++) {
     delete globalThis[notECMAScript[i]];

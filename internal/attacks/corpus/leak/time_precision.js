@@ -1,6 +1,7 @@
 // expect: ok
 // category: leak
-// value: [true,"undefined","undefined"]
+// value: [true,"object",true,"undefined"]
 // source: Spectre timer mitigations (no clock finer than a millisecond)
 const t = Date.now();
-return [Number.isInteger(t) && Number.isInteger(new Date().getTime()), typeof performance, typeof process];
+return [Number.isInteger(t) && Number.isInteger(new Date().getTime()), typeof performance,
+  Number.isInteger(performance.now()) && Number.isInteger(performance.timeOrigin), typeof process];
