@@ -146,7 +146,6 @@ function illegalConstructor() {
 // its prototype, as Node's classes are.
 function webClass(ctor, name, members) {
   const proto = ctor.prototype;
-  defineProperty(ctor, "prototype", { writable: false });
   for (const key in members) {
     const d = getOwnPropertyDescriptor(members, key);
     d.enumerable = true;
@@ -159,13 +158,14 @@ function webClass(ctor, name, members) {
 const hexDigits = "0123456789abcdef";
 let cryptoObject = null;
 let subtleObject = null;
-const Crypto = function Crypto() { throw illegalConstructor(); };
+const Crypto = class Crypto { constructor() { throw illegalConstructor(); } };
 const cryptoProto = webClass(Crypto, "Crypto", {
   get subtle() {
     if (this !== cryptoObject) throw invalidThis("Crypto");
     return subtleObject;
   },
-  getRandomValues(data) {
+  // Plain functions, not methods: Node's have a prototype property.
+  getRandomValues: function getRandomValues(data) {
     if (this !== cryptoObject) throw invalidThis("Crypto");
     requireArgs(arguments.length, 1, "Failed to execute 'getRandomValues' on 'Crypto'");
     const type = isView(data) ? apply(taTag, data, []) : undefined;
@@ -177,7 +177,7 @@ const cryptoProto = webClass(Crypto, "Crypto", {
     fillFromBinary(new U8(apply(taBuffer, data, []), apply(taOffset, data, []), n), hostRandom(StringIntrinsic(n)));
     return data;
   },
-  randomUUID() {
+  randomUUID: function randomUUID() {
     if (this !== cryptoObject) throw invalidThis("Crypto");
     const b = randomBytes(16);
     b[6] = (b[6] & 0x0f) | 0x40; // version 4
@@ -190,7 +190,6 @@ const cryptoProto = webClass(Crypto, "Crypto", {
     return s;
   },
 });
-// getRandomValues and randomUUID have no prototype (they are methods).
 cryptoObject = create(cryptoProto);
 
 // --- algorithms (Node's normalizeAlgorithm) ---
@@ -270,7 +269,7 @@ function normalize(alg, op) {
 // keys holds each CryptoKey's internals: what a guest sees through the
 // getters, the key's bytes, and its binary string for the host.
 const keys = new WeakMapIntrinsic();
-const CryptoKey = function CryptoKey() { throw illegalConstructor(); };
+const CryptoKey = class CryptoKey { constructor() { throw illegalConstructor(); } };
 function slotsOf(key) {
   const slots = apply(weakGet, keys, [key]);
   if (slots === undefined) throw invalidThis("CryptoKey");

@@ -4,7 +4,7 @@
 // conversions, algorithm, key), so the same bad call fails the same way.
 const c = web.crypto;
 const create = Object.create;
-const SubtleCrypto = function SubtleCrypto() { throw c.illegalConstructor(); };
+const SubtleCrypto = class SubtleCrypto { constructor() { throw c.illegalConstructor(); } };
 function checkThis(self, method, given, want) {
   if (self !== subtle) throw c.invalidThis("SubtleCrypto");
   const prefix = "Failed to execute '" + method + "' on 'SubtleCrypto'";
@@ -111,7 +111,7 @@ const subtleProto = c.webClass(SubtleCrypto, "SubtleCrypto", {
       throw c.domError("The operation failed for an operation-specific reason", "OperationError");
     }
     const key = c.newKey(c.randomBytes(length / 8), { name: "HMAC", length: length, hash: { name: alg.hash.name } }, set, extractable);
-    if (set.length === 0) throw c.domError("Usages cannot be empty when creating a secret key.", "SyntaxError");
+    if (set.length === 0) throw c.domError("Usages cannot be empty when creating a key.", "SyntaxError");
     return key;
   },
   async deriveKey(algorithm, baseKey, derivedKeyAlgorithm, extractable, keyUsages) {
@@ -155,7 +155,8 @@ const subtleProto = c.webClass(SubtleCrypto, "SubtleCrypto", {
         k: c.base64urlEncode(slots.bytes), alg: c.jwkAlg[slots.hash],
       };
     }
-    throw c.domError("Unable to export a raw HMAC secret key", "InvalidAccessError");
+    // Node 20 names spki "raw" in this message.
+    throw c.domError("Unable to export a " + (format === "spki" ? "raw" : format) + " HMAC secret key", "InvalidAccessError");
   },
   async wrapKey(format, key, wrappingKey, wrapAlgorithm) {
     unsupported(this, "wrapKey", arguments.length, 4, wrapAlgorithm);
