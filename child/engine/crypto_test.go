@@ -377,3 +377,47 @@ func TestCryptoOnlyDigestAndHMAC(t *testing.T) {
 	return out`)
 	check(t, res, want{value: "[" + strings.Repeat(`,"error NotSupportedError Unrecognized algorithm name"`, 6)[1:] + "]"})
 }
+
+// TestCryptoPoisonedIntrinsics: a guest that replaces what the crypto
+// global is built on (the typed arrays' length and buffer getters,
+// Uint8Array, String.fromCharCode, Array.prototype setters,
+// Object.defineProperty, Object.prototype entries named as algorithms)
+// gets the same digests and MACs as before; none of its replacements
+// runs. (Not compared with Node: Node's own webcrypto reads some of
+// these.)
+func TestCryptoPoisonedIntrinsics(t *testing.T) {
+	res := run(t, contract.Request{Code: cryptoHelpers + `
+	const data = [inputs[2], big(20000), big(8192 * 3 + 5)];
+	const U8 = Uint8Array, define = Reflect.defineProperty;
+	// seen keeps results without push (whose [[Set]] the poison reaches).
+	const byteLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(U8.prototype), "byteLength").get;
+	const hexOf = (b) => { const u = new U8(b), n = Reflect.apply(byteLength, u, []); let s = ""; for (let i = 0; i < n; i++) s += (u[i] + 256).toString(16).slice(1); return s };
+	const compute = async () => {
+		let out = "";
+		for (const u of data) {
+			out += hexOf(await crypto.subtle.digest("SHA-256", u)) + " ";
+			const k = await crypto.subtle.importKey("raw", u, {name: "HMAC", hash: "SHA-512"}, true, ["sign", "verify"]);
+			const sig = await crypto.subtle.sign("HMAC", k, u);
+			out += hexOf(sig) + " " + (await crypto.subtle.verify("HMAC", k, sig, u)) + " " + hexOf(await crypto.subtle.exportKey("raw", k)).length + " ";
+			out += Reflect.apply(byteLength, crypto.getRandomValues(new U8(3)), []) + " " + crypto.randomUUID().length + " ";
+		}
+		return out;
+	};
+	const clean = await compute();
+	const TA = Object.getPrototypeOf(Uint8Array.prototype);
+	let ran = 0;
+	for (const name of ["length", "byteLength", "byteOffset", "buffer"]) {
+		Object.defineProperty(TA, name, {get() { ran++; return 1 }, configurable: true});
+	}
+	Object.defineProperty(Uint8Array.prototype, "length", {get() { ran++; return 2 }, configurable: true});
+	for (let i = 0; i < 20; i++) Object.defineProperty(Array.prototype, i, {set() { ran++ }, get() { ran++ }, configurable: true});
+	String.fromCharCode = () => { ran++; return "" };
+	String.prototype.charCodeAt = () => { ran++; return 0 };
+	globalThis.Uint8Array = function () { ran++ };
+	globalThis.ArrayBuffer = function () { ran++ };
+	Object.defineProperty = () => { ran++ };
+	Object.prototype["SHA-256"] = null; Object.prototype.MD5 = null;
+	const poisoned = await compute().catch((e) => String(e));
+	return [poisoned === clean, ran, clean.length]`, Limits: cryptoLimits}, RunOptions{})
+	check(t, res, want{value: "[true,0,627]"})
+}

@@ -98,19 +98,34 @@ function copyToBuffer(b) {
   apply(taSet, new U8(buf), [b]);
   return buf;
 }
-// binary is the binary string of b's bytes: sixteen at a time through
-// fromCharCode's arguments (apply on a typed array would read its
-// length through a getter a guest can replace).
+// binary is the binary string of b's bytes. fromCharCode applied to a
+// typed array of 8,192 bytes does it natively, but apply reads the
+// array's length through the length getter on the prototype chain, which
+// a guest can replace: that path is taken only while the chain is the
+// intrinsic one, and sixteen bytes at a time through fromCharCode's
+// arguments otherwise.
 function binary(b) {
-  const n = apply(taLength, b, []);
+  const n = byteLength(b);
   let s = "";
   let i = 0;
+  if (lengthIntact()) {
+    const buffer = apply(taBuffer, b, []), offset = apply(taOffset, b, []);
+    for (; i + 8192 <= n; i += 8192) s += apply(fromCharCode, undefined, new U8(buffer, offset + i, 8192));
+  }
   for (; i + 16 <= n; i += 16) {
     s += fromCharCode(b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7],
       b[i + 8], b[i + 9], b[i + 10], b[i + 11], b[i + 12], b[i + 13], b[i + 14], b[i + 15]);
   }
   for (; i < n; i++) s += fromCharCode(b[i]);
   return s;
+}
+const U8Proto = U8.prototype;
+const taLengthGetter = getterOf(TypedArrayProto, "length");
+// lengthIntact: a Uint8Array's length is still the intrinsic getter's.
+function lengthIntact() {
+  if (getPrototypeOf(U8Proto) !== TypedArrayProto || getOwnPropertyDescriptor(U8Proto, "length") !== undefined) return false;
+  const d = getOwnPropertyDescriptor(TypedArrayProto, "length");
+  return d !== undefined && d.get === taLengthGetter;
 }
 // fillFromBinary writes the binary string s's bytes into b.
 function fillFromBinary(b, s) {
