@@ -93,7 +93,8 @@ func appendBinary(dst, p []byte) []byte {
 // hostRandom answers count (decimal, at most randomMax) bytes from the
 // operating system's generator, drawn now: nothing is drawn while the
 // prelude loads, so children restored from one heap snapshot never
-// share a value.
+// share a value. The bytes are drawn 4 KiB at a time and encoded
+// straight into a guest allocation: Go holds none of them.
 func (vm *VM) hostRandom(count guestString) uint32 {
 	text, err := vm.view(count)
 	if err != nil || len(text) > 6 {
@@ -103,11 +104,26 @@ func (vm *VM) hostRandom(count guestString) uint32 {
 	if err != nil || n < 0 || n > randomMax {
 		return vm.throwError("warden: bad host call arguments")
 	}
-	p := make([]byte, n)
-	if _, err := rand.Read(p); err != nil {
-		return vm.throwError("warden: no entropy: " + err.Error())
+	p, err := vm.call(vm.fn.malloc, uint64(2*n+1))
+	if err != nil || p == 0 {
+		return 0 // the engine reports the guest out of memory
 	}
-	box, err := vm.newStringBytes(appendBinary(make([]byte, 0, 2*n), p))
+	defer vm.call(vm.fn.free, p)
+	out, ok := vm.mod.Memory().Read(uint32(p), uint32(2*n))
+	if !ok {
+		return vm.throwError("warden: bad host call arguments")
+	}
+	var chunk [4096]byte
+	at := 0
+	for done := 0; done < n; {
+		c := chunk[:min(len(chunk), n-done)]
+		if _, err := rand.Read(c); err != nil {
+			return vm.throwError("warden: no entropy: " + err.Error())
+		}
+		at += len(appendBinary(out[at:at], c))
+		done += len(c)
+	}
+	box, err := vm.newStringAt(uint32(p), uint32(at))
 	if err != nil {
 		return 0
 	}

@@ -293,10 +293,10 @@ func TestCryptoRandomPerExecution(t *testing.T) {
 // freedom: mean 255, deviation 22.6; 400 is six deviations out), and
 // 1,000 UUIDs are distinct version 4 ones.
 func TestCryptoRandomBytesPlausible(t *testing.T) {
-	res := runCode(t, `const b = crypto.getRandomValues(new Uint8Array(65536));
+	res := run(t, contract.Request{Code: `const b = crypto.getRandomValues(new Uint8Array(65536));
 	const h = new Array(256).fill(0); for (const x of b) h[x]++;
 	const ids = []; for (let i = 0; i < 1000; i++) ids.push(crypto.randomUUID());
-	return [h, ids]`)
+	return [h, ids]`, Limits: cryptoLimits}, RunOptions{})
 	var v struct {
 		H   []int
 		IDs []string

@@ -9,5 +9,7 @@ const allowed = new Set(["AggregateError", "Array", "ArrayBuffer", "AsyncDisposa
   "String", "SuppressedError", "Symbol", "SyntaxError", "TypeError", "URIError", "Uint16Array",
   "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap", "WeakRef", "WeakSet", "console", "decodeURI",
   "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "globalThis", "host", "isFinite", "isNaN",
-  "parseFloat", "parseInt", "sha256", "undefined", "unescape"]);
+  "parseFloat", "parseInt", "sha256", "undefined", "unescape",
+  // The web platform's pure globals (child/engine/web).
+  "DOMException", "crypto", "Crypto", "CryptoKey", "SubtleCrypto"]);
 return Object.getOwnPropertyNames(globalThis).filter((n) => !allowed.has(n));
