@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"crypto/sha512"
 	"encoding/json"
 	"regexp"
@@ -420,4 +422,31 @@ func TestCryptoPoisonedIntrinsics(t *testing.T) {
 	const poisoned = await compute().catch((e) => String(e));
 	return [poisoned === clean, ran, clean.length]`, Limits: cryptoLimits}, RunOptions{})
 	check(t, res, want{value: "[true,0,627]"})
+}
+
+// BenchmarkCryptoDecode: what the host spends on 1 MiB of random bytes
+// handed over as a binary string (its UTF-8) or as hex, hashed with
+// SHA-256 (RATIONALE.md, "Bytes cross to the host as binary strings").
+func BenchmarkCryptoDecode(b *testing.B) {
+	p := make([]byte, 1<<20)
+	rand.Read(p)
+	bin := appendBinary(nil, p)
+	hexText := []byte(hex.EncodeToString(p))
+	b.Run("binary", func(b *testing.B) {
+		b.SetBytes(int64(len(p)))
+		for range b.N {
+			writeBinary(sha256.New(), bin)
+		}
+	})
+	b.Run("hex", func(b *testing.B) {
+		b.SetBytes(int64(len(p)))
+		var buf [4096]byte
+		for range b.N {
+			h := sha256.New()
+			for i := 0; i < len(hexText); i += 2 * len(buf) {
+				n, _ := hex.Decode(buf[:], hexText[i:min(len(hexText), i+2*len(buf))])
+				h.Write(buf[:n])
+			}
+		}
+	})
 }
