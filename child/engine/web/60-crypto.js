@@ -21,6 +21,7 @@ const dvBuffer = getterOf(DataView.prototype, "buffer");
 const dvOffset = getterOf(DataView.prototype, "byteOffset");
 const dvLength = getterOf(DataView.prototype, "byteLength");
 const abLength = getterOf(ArrayBuffer.prototype, "byteLength");
+const sabLength = getterOf(SharedArrayBuffer.prototype, "byteLength");
 const fromCharCode = String.fromCharCode;
 const charCodeAt = String.prototype.charCodeAt;
 const toUpperCase = String.prototype.toUpperCase;
@@ -63,13 +64,23 @@ function requireArgs(given, want, prefix) {
 
 // --- bytes ---
 
-// bytesOf is a Uint8Array over a BufferSource's bytes (no copy), or null.
+function isShared(buffer) {
+  try {
+    apply(sabLength, buffer, []);
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
+// bytesOf is a Uint8Array over a BufferSource's bytes (no copy), null
+// for no BufferSource, "shared" for a view on a SharedArrayBuffer.
 function bytesOf(v) {
   if (isView(v)) {
-    if (apply(taTag, v, []) !== undefined) {
-      return new U8(apply(taBuffer, v, []), apply(taOffset, v, []), apply(taLength, v, []));
-    }
-    return new U8(apply(dvBuffer, v, []), apply(dvOffset, v, []), apply(dvLength, v, []));
+    const typed = apply(taTag, v, []) !== undefined;
+    const buffer = typed ? apply(taBuffer, v, []) : apply(dvBuffer, v, []);
+    if (isShared(buffer)) return "shared";
+    if (typed) return new U8(buffer, apply(taOffset, v, []), apply(taLength, v, []));
+    return new U8(buffer, apply(dvOffset, v, []), apply(dvLength, v, []));
   }
   try {
     apply(abLength, v, []);
@@ -80,6 +91,9 @@ function bytesOf(v) {
 }
 function bufferSource(v, prefix, context) {
   const b = bytesOf(v);
+  if (b === "shared") {
+    throw nodeError(TypeErrorIntrinsic, prefix + ": " + context + " is a view on a SharedArrayBuffer, which is not allowed.", "ERR_INVALID_ARG_TYPE");
+  }
   if (b === null) {
     throw nodeError(TypeErrorIntrinsic, prefix + ": " + context +
       " is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.", "ERR_INVALID_ARG_TYPE");
@@ -315,8 +329,8 @@ function inList(items, v) {
   return false;
 }
 // usagesOf converts a sequence<KeyUsage> (the guest's iterator runs, as in
-// Node).
-function usagesOf(v, prefix, context) {
+// Node); anyString takes any string (a JWK's key_ops).
+function usagesOf(v, prefix, context, anyString) {
   if (v === null || typeof v !== "object" || typeof v[iteratorSymbol] !== "function") {
     throw nodeError(TypeErrorIntrinsic, prefix + ": " + context + " can not be converted to sequence.", "ERR_INVALID_ARG_TYPE");
   }
@@ -324,7 +338,7 @@ function usagesOf(v, prefix, context) {
   let i = 0;
   for (const u of v) {
     const s = StringIntrinsic(u);
-    if (!inList(keyUsages, s)) {
+    if (!anyString && !inList(keyUsages, s)) {
       throw nodeError(TypeErrorIntrinsic, prefix + ": " + context + ", index " + i + " value '" + s +
         "' is not a valid enum value of type KeyUsage.", "ERR_INVALID_ARG_VALUE");
     }

@@ -50,7 +50,7 @@ function jwkBytes(jwk, alg, extractable, usages) {
   if (usages.length > 0 && use !== undefined && StringIntrinsic(use) !== "sig") throw c.domError('Invalid JWK "use" Parameter', "DataError");
   const ops = jwk.key_ops;
   if (ops !== undefined) {
-    const list = c.usagesOf(ops, "Failed to execute 'importKey' on 'SubtleCrypto'", "key_ops");
+    const list = c.usagesOf(ops, "Failed to execute 'importKey' on 'SubtleCrypto'", "'key_ops' of 'JsonWebKey' (2nd argument)", true);
     for (let i = 0; i < list.length; i++) {
       for (let j = 0; j < i; j++) if (list[i] === list[j]) throw c.domError("Duplicate key operation", "DataError");
     }
@@ -64,8 +64,9 @@ function jwkBytes(jwk, alg, extractable, usages) {
   if (jwk.alg !== undefined && StringIntrinsic(jwk.alg) !== c.jwkAlg[alg.hash.name]) {
     throw c.domError('JWK "alg" does not match the requested algorithm', "DataError");
   }
-  if (typeof jwk.k !== "string") throw c.domError("Invalid keyData", "DataError");
-  return c.base64Decode(jwk.k);
+  const k = jwk.k;
+  if (k === undefined) throw c.domError("Invalid keyData", "DataError");
+  return c.base64Decode(StringIntrinsic(k));
 }
 
 const subtleProto = c.webClass(SubtleCrypto, "SubtleCrypto", {
