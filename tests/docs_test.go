@@ -137,8 +137,9 @@ var foreign = map[string]bool{
 	"DOMException": true, "TextEncoder": true, "CallSite": true, "JSString": true, "Date": true,
 	"EventSource": true, "WebAssembly": true, "Map": true, "Set": true, "Object": true, "Array": true,
 	// The web platform's (child/engine/web/40-events.js, 50-structured-clone.js).
-	"EventTarget": true, "AbortController": true, "AbortSignal": true, "DataCloneError": true, "Proxy": true,
+	"EventTarget": true, "AbortController": true, "AbortSignal": true, "DataCloneError": true, "Proxy": true, "String": true,
 	"ArrayBuffer": true, "SharedArrayBuffer": true,
+	"Crypto": true, "CryptoKey": true, "SubtleCrypto": true,
 	// The kernel, systemd, HTTP.
 	"CapabilityBoundingSet": true, "WatchdogSec": true, "CacheDirectory": true, "KillMode": true,
 	"Delegate": true, "NoNewPrivs": true, "Seccomp": true,

@@ -182,8 +182,10 @@ func (vm *VM) loadPrelude(prelude string) error {
 // per host function name; the caller frees them, those made so far
 // included when it fails.
 func (vm *VM) newHostFunctions() ([]uint32, error) {
-	hostFns := make([]uint32, 0, 4)
-	for _, name := range []string{hostFnLog, hostFnSHA256, hostFnRequest, hostFnTimers} {
+	names := []string{hostFnLog, hostFnSHA256, hostFnRequest, hostFnTimers,
+		hostFnRandom, hostFnDigest, hostFnHMACSign, hostFnHMACVerify}
+	hostFns := make([]uint32, 0, len(names))
+	for _, name := range names {
 		p, n, err := vm.writeBytes([]byte(name))
 		if err != nil {
 			return hostFns, err

@@ -155,6 +155,12 @@ func (vm *VM) newStringBytes(parts ...[]byte) (uint32, error) {
 		return 0, err
 	}
 	defer vm.call(vm.fn.free, uint64(p))
+	return vm.newStringAt(p, n)
+}
+
+// newStringAt makes a JS string from the n bytes of UTF-8 at p in guest
+// memory. It fails with errGuestOOM when the guest is out of memory.
+func (vm *VM) newStringAt(p, n uint32) (uint32, error) {
 	box, err := vm.call(vm.fn.newString, uint64(p), uint64(n))
 	if err != nil {
 		return 0, err

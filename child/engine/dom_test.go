@@ -554,7 +554,7 @@ func TestEventOrderingAsNode(t *testing.T) {
 // the real timers exist.
 func TestAbortSignalTimeoutOnAFakeTimer(t *testing.T) {
 	marker := "  // web/40-events.js\n"
-	if !strings.Contains(preludeSource, marker) {
+	if !strings.Contains(preludeSource(), marker) {
 		t.Fatal("the prelude has no 40-events.js")
 	}
 	fake := `  web.setTimeout = function (fn, ms) {
@@ -565,7 +565,7 @@ func TestAbortSignalTimeoutOnAFakeTimer(t *testing.T) {
   };
 `
 	ctx := context.Background()
-	vm, err := testEngine.newVM(ctx, contract.DefaultLimits.MemoryBytes, strings.Replace(preludeSource, marker, fake+marker, 1))
+	vm, err := testEngine.newVM(ctx, contract.DefaultLimits.MemoryBytes, strings.Replace(preludeSource(), marker, fake+marker, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

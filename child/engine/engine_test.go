@@ -301,6 +301,10 @@ func TestGlobals(t *testing.T) {
 		"structuredClone",
 		"queueMicrotask",
 		"performance",
+		"crypto",
+		"Crypto",
+		"CryptoKey",
+		"SubtleCrypto",
 	}
 	allowed["globalThis"] = append(allowed["globalThis"], webGlobals...)
 	for k, v := range allowed {

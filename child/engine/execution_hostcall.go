@@ -8,13 +8,14 @@ import (
 	"github.com/wardenhq/warden/contract"
 )
 
-// Host-call dispatch: the four host functions the prelude closes over.
+// Host-call dispatch: the host functions the prelude closes over.
 // Each checks what it is given before it copies anything out of guest
 // memory, and copies no more than the budget the bytes count towards:
 // the output limit for logs, nothing at all for sha256 (it hashes in
 // place), the data limit for host.request. Logs and host.request count
 // against the execution's limits and are its methods; sha256 needs
-// nothing of the execution and is the binding's (VM.hostSHA256).
+// nothing of the execution and is the binding's (VM.hostSHA256), as are
+// the crypto global's (crypto_host.go).
 
 // Names of the host functions handed to the prelude. They are never
 // globals: the prelude closes over them.
@@ -59,13 +60,21 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 		name, wantArgs = hostFnRequest, 2
 	case hostFnTimers:
 		name, wantArgs = hostFnTimers, 1
+	case hostFnRandom:
+		name, wantArgs = hostFnRandom, 1
+	case hostFnDigest:
+		name, wantArgs = hostFnDigest, 2
+	case hostFnHMACSign:
+		name, wantArgs = hostFnHMACSign, 3
+	case hostFnHMACVerify:
+		name, wantArgs = hostFnHMACVerify, 4
 	default:
 		return vm.throwError("warden: unknown host call")
 	}
 	if argc != wantArgs {
 		return vm.throwError("warden: bad host call arguments")
 	}
-	var args [2]guestString
+	var args [4]guestString
 	for i := range argc {
 		box, ok := mem.ReadUint32Le(argv + 4*i)
 		if !ok {
@@ -88,6 +97,12 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 		return vm.hostSHA256(args[0])
 	case hostFnTimers:
 		return x.hostTimers(args[0])
+	case hostFnRandom:
+		return vm.hostRandom(args[0])
+	case hostFnDigest:
+		return vm.hostDigest(args[0], args[1])
+	case hostFnHMACSign, hostFnHMACVerify:
+		return vm.hostHMAC(args[0], args[1], args[2], args[3], name == hostFnHMACVerify)
 	default:
 		return x.hostRequest(args[0], args[1])
 	}

@@ -1,5 +1,5 @@
 // Warden's in-sandbox prelude. It is evaluated once per instance, before
-// any user code, and is handed the three host functions as arguments, so
+// any user code, and is handed the host functions as arguments, so
 // they are never reachable from guest code except through the wrappers
 // below. Everything the envelope depends on (JSON, Reflect.apply,
 // Function.prototype.toString, property descriptors) is captured here,
@@ -8,7 +8,7 @@
 // It returns the object the Go host drives: run, timers, finish and
 // describe. Host functions only ever receive strings and only ever return
 // strings.
-(function (hostLog, hostSha256, hostRequest, hostTimers) {
+(function (hostLog, hostSha256, hostRequest, hostTimers, hostRandom, hostDigest, hostHmacSign, hostHmacVerify) {
   "use strict";
   const apply = Reflect.apply;
   const bind = Function.prototype.bind;

@@ -9,6 +9,17 @@ const web = [
   "setInterval",
   "clearTimeout",
   "clearInterval",
+  "Event",
+  "EventTarget",
+  "AbortController",
+  "AbortSignal",
+  "structuredClone",
+  "queueMicrotask",
+  "performance",
+  "crypto",
+  "Crypto",
+  "CryptoKey",
+  "SubtleCrypto",
 ];
 const allowed = new Set([...web, "AggregateError", "Array", "ArrayBuffer", "AsyncDisposableStack", "BigInt", "BigInt64Array", "BigUint64Array",
   "Boolean", "DataView", "Date", "DisposableStack", "Error", "EvalError", "FinalizationRegistry", "Float16Array", "Float32Array",
@@ -17,8 +28,5 @@ const allowed = new Set([...web, "AggregateError", "Array", "ArrayBuffer", "Asyn
   "String", "SuppressedError", "Symbol", "SyntaxError", "TypeError", "URIError", "Uint16Array",
   "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap", "WeakRef", "WeakSet", "console", "decodeURI",
   "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "globalThis", "host", "isFinite", "isNaN",
-  "parseFloat", "parseInt", "sha256", "undefined", "unescape",
-  // The web platform's pure globals (README, "The contract").
-  "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "structuredClone", "queueMicrotask",
-  "performance"]);
+  "parseFloat", "parseInt", "sha256", "undefined", "unescape"]);
 return Object.getOwnPropertyNames(globalThis).filter((n) => !allowed.has(n));
