@@ -9,8 +9,8 @@ const c = new AbortController();
 const events = [];
 c.signal.addEventListener("abort", (e) => events.push(`${e.type}:${e.target === c.signal}`));
 c.signal.onabort = () => events.push("onabort");
-setTimeout(() => c.abort(), 5);
-const results = await Promise.allSettled([sleep(1, c.signal), sleep(200, c.signal)]);
+setTimeout(() => c.abort(), 60); // well after the 1 ms sleep, even on a loaded machine
+const results = await Promise.allSettled([sleep(1, c.signal), sleep(2000, c.signal)]);
 const custom = new AbortController();
 custom.abort(new Error("user cancelled"));
 let thrown;
