@@ -4,16 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
 )
 
-// The wrapper around user code. The code sits on the first line so that
-// line numbers in stack traces are the user's own.
+// The wrapper around user code. The code starts on the wrapper's second
+// line, so that its first line's columns are the user's too; the
+// prelude's mapPosition takes the one line off every position in it.
 const (
-	wrapperHead = "(async function (input) {"
+	wrapperHead = "(async function (input) {\n"
 	wrapperTail = "\n})"
 )
 
@@ -50,6 +52,9 @@ type execution struct {
 	limits      contract.Limits
 	opts        RunOptions
 	modules     map[string]string
+	// source (run's, the wrapper without its parentheses) and
+	// modulesJSON are what the prelude maps error positions in.
+	source, modulesJSON string
 
 	logs      []contract.LogEntry
 	logBytes  int64 // what the logs take as JSON (contract.LogEntryCost of each)
@@ -177,6 +182,14 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 		return "", x.classify(err)
 	}
 	source := wrapperHead + code + wrapperTail
+	x.source = source[1 : len(source)-1]
+	if len(x.modules) > 0 {
+		b, err := json.Marshal(x.modules)
+		if err != nil {
+			return "", x.classify(fmt.Errorf("engine: modules: %w", err))
+		}
+		x.modulesJSON = string(b)
+	}
 	// Host functions stay closed while the wrapper is evaluated: if the
 	// body breaks out of its function, whatever it runs outside can reach
 	// nothing, and run() rejects it before the body is ever called.
@@ -192,11 +205,12 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 		return "", e
 	}
 	defer vm.freeValue(fnBox)
-	srcBox, err := vm.newString(source[1 : len(source)-1])
+	srcBox, modBox, err := x.sourceBoxes()
 	if err != nil {
 		return "", x.classify(err)
 	}
 	defer vm.freeValue(srcBox)
+	defer vm.freeValue(modBox)
 	inBox, err := vm.newString(input)
 	if err != nil {
 		return "", x.classify(err)
@@ -204,7 +218,7 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 	defer vm.freeValue(inBox)
 
 	x.ph = phaseRun
-	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox)
+	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox, modBox)
 	if err != nil {
 		return "", x.classify(err)
 	}
@@ -350,4 +364,23 @@ func (x *execution) abort(err *contract.Error) {
 // shorter text needs no scan.
 func validJSONDepth(b []byte) bool {
 	return len(b) <= 2*contract.MaxJSONDepth || json.Valid(b)
+}
+
+// sourceBoxes makes the strings the prelude maps error positions with:
+// run's source and the modules' JSON ("null" for none).
+func (x *execution) sourceBoxes() (src, mods uint32, err error) {
+	src, err = x.vm.newString(x.source)
+	if err != nil {
+		return 0, 0, err
+	}
+	modulesJSON := x.modulesJSON
+	if modulesJSON == "" {
+		modulesJSON = "null"
+	}
+	mods, err = x.vm.newString(modulesJSON)
+	if err != nil {
+		x.vm.freeValue(src)
+		return 0, 0, err
+	}
+	return src, mods, nil
 }

@@ -28,6 +28,11 @@
   const TypeErrorIntrinsic = TypeError;
   const SyntaxErrorIntrinsic = SyntaxError;
   const errorToString = Error.prototype.toString;
+  const strIndexOf = String.prototype.indexOf;
+  const strCharCodeAt = String.prototype.charCodeAt;
+  const WeakMapIntrinsic = WeakMap;
+  const weakGet = WeakMap.prototype.get;
+  const weakSet = WeakMap.prototype.set;
 
   function resolved(v) {
     return apply(promiseResolve, PromiseIntrinsic, [v]);
@@ -155,6 +160,272 @@
     webGlobals[webGlobals.length] = { name: name, value: value, enumerable: enumerable === true };
   }
 
+  // error-stacks:begin
+  // What a user reads of an error's stack (error.stack in the guest, and
+  // the envelope's error.stack) is the engine's text rewritten here, in
+  // one place:
+  //   - it begins with "Name: message", as V8's does;
+  //   - this prelude's frames go, with the natives it called (apply from
+  //     run, JSON.stringify from host.request, ...): what is left is the
+  //     user's code, its modules, code it eval'd, and the natives those
+  //     called (JSON.parse, Array.prototype.map, ...);
+  //   - positions are the user's (mapPosition): the code sits on the
+  //     wrapper's second line, one line down, and columns count UTF-16
+  //     code units, as V8's do, where the engine counts UTF-8 bytes;
+  //   - frames read as V8 writes them: "    at f (<code>:3:7)", an
+  //     anonymous function's "    at <code>:3:7", eval'd code's file
+  //     "<anonymous>", at most maxUserFrames of them.
+  // The engine collects the stack when the error is made and this text
+  // is made when it is first read (and kept): the header is the name and
+  // message the error has then.
+  const maxUserFrames = 10;
+  const stackAccessor = getOwnPropertyDescriptor(ErrorIntrinsic.prototype, "stack");
+  const engineStack = stackAccessor.get;
+  const userStacks = new WeakMapIntrinsic();
+
+  // The sources positions are mapped in: the wrapper's text (run's
+  // source, its first line the wrapper's head) and the request's
+  // modules, as the host hands them to run or describe.
+  let codeLines = null;
+  let moduleSources = null;
+  const moduleLines = { __proto__: null };
+  function setSources(source, modulesJSON) {
+    if (codeLines !== null || typeof source !== "string") return;
+    codeLines = splitLines(source);
+    moduleSources = typeof modulesJSON === "string" ? apply(parse, undefined, [modulesJSON]) : null;
+  }
+
+  // splitLines cuts text at the line terminators the engine counts.
+  function splitLines(text) {
+    const lines = [];
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = apply(strCharCodeAt, text, [i]);
+      if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
+        lines[lines.length] = apply(strSlice, text, [start, i]);
+        if (c === 13 && apply(strCharCodeAt, text, [i + 1]) === 10) i++;
+        start = i + 1;
+      }
+    }
+    lines[lines.length] = apply(strSlice, text, [start]);
+    return lines;
+  }
+
+  // sourceLine is line n (1-based, the engine's numbering) of file, or
+  // undefined when the file's text is not known.
+  function sourceLine(file, n) {
+    let lines;
+    if (file === "<code>") {
+      lines = codeLines;
+    } else if (moduleSources !== null && typeof moduleSources[file] === "string" &&
+        getOwnPropertyDescriptor(moduleSources, file) !== undefined) {
+      lines = moduleLines[file];
+      if (lines === undefined) lines = moduleLines[file] = splitLines(moduleSources[file]);
+    }
+    if (lines === null || lines === undefined || n < 1 || n > lines.length) return undefined;
+    return lines[n - 1];
+  }
+
+  // utf16Column turns the engine's column on text (1-based, in UTF-8
+  // bytes) into V8's (1-based, in UTF-16 code units).
+  function utf16Column(text, col) {
+    let bytes = 0, i = 0;
+    while (i < text.length && bytes < col - 1) {
+      const c = apply(strCharCodeAt, text, [i]);
+      if (c < 0x80) bytes += 1;
+      else if (c < 0x800) bytes += 2;
+      else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) { bytes += 4; i++; }
+      else bytes += 3;
+      i++;
+    }
+    return i + 1;
+  }
+
+  // mapPosition turns a position in the engine's terms (its file name,
+  // line and column) into the user's: {file, line, col}. A position past
+  // the end of the user's code (an unfinished statement, found at the
+  // wrapper's closing brace) is the end of its last line.
+  function mapPosition(file, line, col, parsing) {
+    if (file === "<input>") {
+      // Code given to eval or Function. Off its first line the engine
+      // counts columns from 1; on it, from 0 while running.
+      return { file: "<anonymous>", line: line, col: line === 1 && !parsing ? col + 1 : col };
+    }
+    let text = sourceLine(file, line);
+    if (file === "<code>" && codeLines !== null) {
+      const last = codeLines.length - 2;
+      if (last >= 1 && line > last + 1) {
+        text = codeLines[last];
+        return { file: file, line: last, col: utf16Column(text, 1 << 30) };
+      }
+      line = line > 1 ? line - 1 : 1;
+    }
+    return { file: file, line: line, col: text === undefined ? col : utf16Column(text, col) };
+  }
+
+  // parseFrame reads one line of the engine's stack: "    at NAME (FILE:L:C)",
+  // "    at NAME (native)", or, for a parse error's position, "    at FILE:L:C".
+  // It returns {name, file, line, col, native} or null.
+  function parseFrame(text) {
+    if (apply(strSlice, text, [0, 7]) !== "    at ") return null;
+    let rest = apply(strSlice, text, [7]);
+    let name = null;
+    const open = apply(strIndexOf, rest, [" ("]);
+    if (open >= 0 && apply(strCharCodeAt, rest, [rest.length - 1]) === 41) {
+      name = apply(strSlice, rest, [0, open]);
+      rest = apply(strSlice, rest, [open + 2, rest.length - 1]);
+      if (rest === "native" || rest === "missing") return { name: name, file: rest, native: true };
+    }
+    // FILE:L:C, read from the end (a module's name may hold a colon).
+    const c2 = lastColon(rest, rest.length);
+    const c1 = c2 > 0 ? lastColon(rest, c2) : -1;
+    const lineNum = c1 >= 0 ? digits(rest, c1 + 1, c2) : -1;
+    const colNum = c1 >= 0 ? digits(rest, c2 + 1, rest.length) : -1;
+    if (lineNum < 0 || colNum < 0) return { name: name, file: rest, line: -1, col: -1, native: false };
+    return { name: name, file: apply(strSlice, rest, [0, c1]), line: lineNum, col: colNum, native: false };
+  }
+  function lastColon(s, end) {
+    for (let i = end - 1; i >= 0; i--) if (apply(strCharCodeAt, s, [i]) === 58) return i;
+    return -1;
+  }
+  function digits(s, from, to) {
+    if (from >= to || to - from > 9) return -1;
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const c = apply(strCharCodeAt, s, [i]);
+      if (c < 48 || c > 57) return -1;
+      n = n * 10 + (c - 48);
+    }
+    return n;
+  }
+
+  // formatFrame writes a frame as V8 does.
+  function formatFrame(f) {
+    if (f.native) return "    at " + f.name + " (" + f.file + ")";
+    let where = f.file;
+    if (f.line >= 0) {
+      const p = mapPosition(f.file, f.line, f.col, f.name === null);
+      where = p.file + ":" + p.line + ":" + p.col;
+    }
+    if (f.name === null || f.name === "<anonymous>") return "    at " + where;
+    return "    at " + (f.name === "<eval>" ? "eval" : f.name) + " (" + where + ")";
+  }
+
+  // errorHeader is V8's first line of a stack: "Name: message", from the
+  // error's data properties (no getter runs).
+  function errorHeader(err) {
+    let name = ownData(err, "name"), message = ownData(err, "message");
+    try {
+      name = name === undefined ? "Error" : StringIntrinsic(name);
+      message = message === undefined ? "" : StringIntrinsic(message);
+    } catch (e) {
+      return "Error";
+    }
+    if (name === "") return message;
+    if (message === "") return name;
+    return name + ": " + message;
+  }
+
+  // engineFrames parses the engine's stack text into frames.
+  function engineFrames(raw) {
+    const lines = splitLines(raw);
+    const frames = [];
+    for (let i = 0; i < lines.length; i++) {
+      const f = parseFrame(lines[i]);
+      if (f !== null) frames[frames.length] = f;
+    }
+    return frames;
+  }
+
+  // userFrames drops the prelude's frames and the natives it called:
+  // reading from the outermost frame in, a native frame is the prelude's
+  // when its caller (the frame after it) is.
+  // A parse error's position in code given to JSON.parse (or an
+  // indirect eval), the frame before a native's, goes too: V8 shows none,
+  // and JSON.parse's message says where.
+  function userFrames(frames) {
+    if (frames.length > 1 && frames[0].name === null && frames[0].file === "<input>" && frames[1].native) {
+      frames[0] = { name: null, file: "<warden-prelude>", native: false };
+    }
+    const keep = [];
+    let callerIsPrelude = false;
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const f = frames[i];
+      if (f.file === "<warden-prelude>") {
+        callerIsPrelude = true;
+      } else if (f.native && callerIsPrelude) {
+        // called by the prelude
+      } else {
+        callerIsPrelude = false;
+        keep[keep.length] = f;
+      }
+    }
+    const out = [];
+    for (let i = keep.length - 1; i >= 0 && out.length < maxUserFrames; i--) out[out.length] = keep[i];
+    return out;
+  }
+
+  // userStack is the stack the user reads for err, whose engine stack
+  // text is raw.
+  function userStack(err, raw) {
+    const cached = apply(weakGet, userStacks, [err]);
+    if (cached !== undefined) return cached;
+    const frames = userFrames(engineFrames(raw));
+    let text = errorHeader(err);
+    for (let i = 0; i < frames.length; i++) text += "\n" + formatFrame(frames[i]);
+    apply(weakSet, userStacks, [err, text]);
+    return text;
+  }
+
+  // errorStack is err's stack as the user reads it, with no getter of
+  // the guest's run: an own or inherited data property "stack" as it is
+  // (the guest's own, or a DOMException's), else the engine's, rewritten.
+  function errorStack(err) {
+    const own = ownData(err, "stack");
+    if (own !== undefined) return own;
+    const raw = apply(engineStack, err, []);
+    return typeof raw === "string" ? userStack(err, raw) : raw;
+  }
+
+  // syntaxArrow is, for a SyntaxError the engine raised parsing the
+  // user's code or a module, what Node prints above an uncaught one: the
+  // file and line, the line's text, and a caret under the column:
+  // {file, text}. It is null for any other error.
+  function syntaxArrow(err) {
+    if (ownData(err, "name") !== "SyntaxError") return null;
+    let raw;
+    try { raw = apply(engineStack, err, []); } catch (e) { return null; }
+    if (typeof raw !== "string") return null;
+    const frames = engineFrames(raw);
+    const f = frames.length > 0 ? frames[0] : null;
+    if (f === null || f.name !== null || f.line < 0) return null;
+    const p = mapPosition(f.file, f.line, f.col, true);
+    const text = p.file === "<code>" ? (codeLines === null ? undefined : codeLines[p.line]) : sourceLine(p.file, p.line);
+    if (text === undefined) return null;
+    let caret = "";
+    for (let i = 0; i < p.col - 1 && i < text.length; i++) caret += text[i] === "\t" ? "\t" : " ";
+    return { file: p.file, text: p.file + ":" + p.line + "\n" + text + "\n" + caret + "^\n\n" };
+  }
+
+  // The getter stays the engine's to look at (a proxy of it: its name,
+  // length and source text are the native's); calling it gives the
+  // user's stack. The handler has no prototype, so no trap of the
+  // guest's (on Object.prototype) is ever asked for.
+  const stackGetter = new Proxy(engineStack, {
+    __proto__: null,
+    apply: function (target, self, args) {
+      const raw = apply(engineStack, self, []);
+      return typeof raw === "string" ? userStack(self, raw) : raw;
+    },
+  });
+  defineProperty(ErrorIntrinsic.prototype, "stack", {
+    get: stackGetter,
+    set: stackAccessor.set,
+    enumerable: false,
+    configurable: true,
+  });
+  // error-stacks:end
+
   // stack-hooks:begin
   // QuickJS-NG's V8-style stack-trace hooks go. Error.prepareStackTrace
   // runs guest code whenever the engine builds an error's stack (also
@@ -164,6 +435,9 @@
   // stackTraceLimit is an accessor on engine state. The engine keeps its
   // own copies of the last values set (none, and 10 frames) and no longer
   // reads anything a guest can set.
+  // The engine collects more frames than a user sees (userStack keeps
+  // maxUserFrames): the prelude's own frames are among them.
+  ErrorIntrinsic.stackTraceLimit = maxUserFrames + 8;
   const stackHooks = ["prepareStackTrace", "captureStackTrace", "stackTraceLimit"];
   for (let i = 0; i < stackHooks.length; i++) {
     delete ErrorIntrinsic[stackHooks[i]];
@@ -217,7 +491,8 @@
     // code (so a body with unbalanced braces cannot have run anything
     // outside it), then calls it with the parsed input and returns its
     // promise. The host reads the promise's state from the engine.
-    run: function (fn, source, inputJSON) {
+    run: function (fn, source, inputJSON, modulesJSON) {
+      setSources(source, modulesJSON);
       if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
         throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
       }
@@ -238,22 +513,31 @@
       return s === undefined ? "null" : s;
     },
     // describe turns a thrown value into {name, message, stack} JSON.
-    // name and message are read as data properties only; stack goes
-    // through its accessor. The host calls it after the execution, with
-    // host functions closed.
-    describe: function (err) {
+    // name and message are read as data properties only, and stack as
+    // the user reads it (errorStack), with no getter of the guest's run.
+    // A syntax error in the user's code or a module has Node's arrow
+    // (the line and a caret) above its stack, and one in a module names
+    // the module in its message. The host calls it after the execution,
+    // with host functions closed, with run's source and modules (which
+    // run has not seen when the wrapper fails to compile).
+    describe: function (err, source, modulesJSON) {
+      setSources(source, modulesJSON);
       let name = "", message = "", stack = "";
       if (err !== null && (typeof err === "object" || typeof err === "function")) {
         const n = ownData(err, "name");
         const m = ownData(err, "message");
-        let s = ownData(err, "stack");
-        if (s === undefined) {
-          // In this engine stack is an accessor on Error.prototype.
-          try { s = err.stack; } catch (e) { s = undefined; }
-        }
+        let s;
+        try { s = errorStack(err); } catch (e) { s = undefined; }
         if (typeof n === "string") name = n;
         if (typeof m === "string") message = m;
-        if (typeof s === "string") stack = s;
+        if (typeof s === "string") {
+          stack = s;
+          const arrow = syntaxArrow(err);
+          if (arrow !== null) {
+            stack = arrow.text + s;
+            if (arrow.file !== "<code>") message += " (in module " + apply(stringify, undefined, [arrow.file]) + ")";
+          }
+        }
         if (name === "" && message === "") message = "thrown value is not an Error";
       } else {
         message = "uncaught " + (typeof err) + ": ";
