@@ -260,7 +260,21 @@
       }
       line = line > 1 ? line - 1 : 1;
     }
-    return { file: file, line: line, col: text === undefined ? col : utf16Column(text, col) };
+    if (text === undefined) return { file: file, line: line, col: col };
+    col = utf16Column(text, col);
+    return { file: file, line: line, col: parsing ? col : atNew(text, col) };
+  }
+
+  // atNew is V8's column for a call of a constructor: the engine places
+  // `new X(...)` at X, V8 at `new`.
+  function atNew(text, col) {
+    let i = col - 2;
+    while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
+    if (i < 2 || i === col - 2 || text[i] !== "w" || text[i - 1] !== "e" || text[i - 2] !== "n") return col;
+    const before = i >= 3 ? text[i - 3] : "";
+    if (before !== "" && (before === "_" || before === "$" || before === "." || (before >= "0" && before <= "9") ||
+        (before >= "a" && before <= "z") || (before >= "A" && before <= "Z"))) return col;
+    return i - 1;
   }
 
   // parseFrame reads one line of the engine's stack: "    at NAME (FILE:L:C)",
