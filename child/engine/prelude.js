@@ -195,6 +195,12 @@
     moduleSources = typeof modulesJSON === "string" ? apply(parse, undefined, [modulesJSON]) : null;
   }
 
+  // push appends v to the array a as its own property: an assignment
+  // would call a setter the guest put on Array.prototype for the index.
+  function push(a, v) {
+    defineProperty(a, a.length, { value: v, writable: true, enumerable: true, configurable: true });
+  }
+
   // splitLines cuts text at the line terminators the engine counts.
   function splitLines(text) {
     const lines = [];
@@ -202,12 +208,12 @@
     for (let i = 0; i < text.length; i++) {
       const c = apply(strCharCodeAt, text, [i]);
       if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
-        lines[lines.length] = apply(strSlice, text, [start, i]);
+        push(lines, apply(strSlice, text, [start, i]));
         if (c === 13 && apply(strCharCodeAt, text, [i + 1]) === 10) i++;
         start = i + 1;
       }
     }
-    lines[lines.length] = apply(strSlice, text, [start]);
+    push(lines, apply(strSlice, text, [start]));
     return lines;
   }
 
@@ -217,10 +223,12 @@
     let lines;
     if (file === "<code>") {
       lines = codeLines;
-    } else if (moduleSources !== null && typeof moduleSources[file] === "string" &&
-        getOwnPropertyDescriptor(moduleSources, file) !== undefined) {
-      lines = moduleLines[file];
-      if (lines === undefined) lines = moduleLines[file] = splitLines(moduleSources[file]);
+    } else if (moduleSources !== null) {
+      const d = getOwnPropertyDescriptor(moduleSources, file);
+      if (d !== undefined && typeof d.value === "string") {
+        lines = moduleLines[file];
+        if (lines === undefined) lines = moduleLines[file] = splitLines(d.value);
+      }
     }
     if (lines === null || lines === undefined || n < 1 || n > lines.length) return undefined;
     return lines[n - 1];
@@ -249,20 +257,23 @@
     if (file === "<input>") {
       // Code given to eval or Function. Off its first line the engine
       // counts columns from 1; on it, from 0 while running.
-      return { file: "<anonymous>", line: line, col: line === 1 && !parsing ? col + 1 : col };
+      return position("<anonymous>", line, line === 1 && !parsing ? col + 1 : col);
     }
     let text = sourceLine(file, line);
     if (file === "<code>" && codeLines !== null) {
       const last = codeLines.length - 2;
       if (last >= 1 && line > last + 1) {
         text = codeLines[last];
-        return { file: file, line: last, col: utf16Column(text, 1 << 30) };
+        return position(file, last, utf16Column(text, 1 << 30));
       }
       line = line > 1 ? line - 1 : 1;
     }
-    if (text === undefined) return { file: file, line: line, col: col };
+    if (text === undefined) return position(file, line, col);
     col = utf16Column(text, col);
-    return { file: file, line: line, col: parsing ? col : atNew(text, col) };
+    return position(file, line, parsing ? col : atNew(text, col));
+  }
+  function position(file, line, col) {
+    return { __proto__: null, file: file, line: line, col: col };
   }
 
   // atNew is V8's column for a call of a constructor: the engine places
@@ -288,15 +299,18 @@
     if (open >= 0 && apply(strCharCodeAt, rest, [rest.length - 1]) === 41) {
       name = apply(strSlice, rest, [0, open]);
       rest = apply(strSlice, rest, [open + 2, rest.length - 1]);
-      if (rest === "native" || rest === "missing") return { name: name, file: rest, native: true };
+      if (rest === "native" || rest === "missing") return frame(name, rest, -1, -1, true);
     }
     // FILE:L:C, read from the end (a module's name may hold a colon).
     const c2 = lastColon(rest, rest.length);
     const c1 = c2 > 0 ? lastColon(rest, c2) : -1;
     const lineNum = c1 >= 0 ? digits(rest, c1 + 1, c2) : -1;
     const colNum = c1 >= 0 ? digits(rest, c2 + 1, rest.length) : -1;
-    if (lineNum < 0 || colNum < 0) return { name: name, file: rest, line: -1, col: -1, native: false };
-    return { name: name, file: apply(strSlice, rest, [0, c1]), line: lineNum, col: colNum, native: false };
+    if (lineNum < 0 || colNum < 0) return frame(name, rest, -1, -1, false);
+    return frame(name, apply(strSlice, rest, [0, c1]), lineNum, colNum, false);
+  }
+  function frame(name, file, line, col, native) {
+    return { __proto__: null, name: name, file: file, line: line, col: col, native: native };
   }
   function lastColon(s, end) {
     for (let i = end - 1; i >= 0; i--) if (apply(strCharCodeAt, s, [i]) === 58) return i;
@@ -326,18 +340,19 @@
   }
 
   // errorHeader is V8's first line of a stack: "Name: message", from the
-  // error's data properties (no getter runs).
+  // error's data properties (no getter runs, nor a toString: a name or
+  // message that is an object counts as none).
   function errorHeader(err) {
-    let name = ownData(err, "name"), message = ownData(err, "message");
-    try {
-      name = name === undefined ? "Error" : StringIntrinsic(name);
-      message = message === undefined ? "" : StringIntrinsic(message);
-    } catch (e) {
-      return "Error";
-    }
+    let name = primitiveText(ownData(err, "name"), "Error");
+    let message = primitiveText(ownData(err, "message"), "");
     if (name === "") return message;
     if (message === "") return name;
     return name + ": " + message;
+  }
+
+  function primitiveText(v, none) {
+    if (v === undefined || v !== null && typeof v === "object" || typeof v === "function" || typeof v === "symbol") return none;
+    return StringIntrinsic(v);
   }
 
   // engineFrames parses the engine's stack text into frames.
@@ -346,7 +361,7 @@
     const frames = [];
     for (let i = 0; i < lines.length; i++) {
       const f = parseFrame(lines[i]);
-      if (f !== null) frames[frames.length] = f;
+      if (f !== null) push(frames, f);
     }
     return frames;
   }
@@ -359,7 +374,7 @@
   // and JSON.parse's message says where.
   function userFrames(frames) {
     if (frames.length > 1 && frames[0].name === null && frames[0].file === "<input>" && frames[1].native) {
-      frames[0] = { name: null, file: "<warden-prelude>", native: false };
+      frames[0] = frame(null, "<warden-prelude>", -1, -1, false);
     }
     const keep = [];
     let callerIsPrelude = false;
@@ -371,11 +386,11 @@
         // called by the prelude
       } else {
         callerIsPrelude = false;
-        keep[keep.length] = f;
+        push(keep, f);
       }
     }
     const out = [];
-    for (let i = keep.length - 1; i >= 0 && out.length < maxUserFrames; i--) out[out.length] = keep[i];
+    for (let i = keep.length - 1; i >= 0 && out.length < maxUserFrames; i--) push(out, keep[i]);
     return out;
   }
 
@@ -383,19 +398,21 @@
   // text is raw.
   function userStack(err, raw) {
     const cached = apply(weakGet, userStacks, [err]);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined && cached.raw === raw) return cached.text;
     const frames = userFrames(engineFrames(raw));
     let text = errorHeader(err);
     for (let i = 0; i < frames.length; i++) text += "\n" + formatFrame(frames[i]);
-    apply(weakSet, userStacks, [err, text]);
+    apply(weakSet, userStacks, [err, { __proto__: null, raw: raw, text: text }]);
     return text;
   }
 
   // errorStack is err's stack as the user reads it, with no getter of
-  // the guest's run: an own or inherited data property "stack" as it is
-  // (the guest's own, or a DOMException's), else the engine's, rewritten.
+  // the guest's run: a data property "stack" as it is (the guest's own),
+  // else the engine's, rewritten. A DOMException's stack is a data
+  // property the engine makes (frames only, "    at ..."): rewritten too.
   function errorStack(err) {
     const own = ownData(err, "stack");
+    if (typeof own === "string" && apply(strSlice, own, [0, 7]) === "    at ") return userStack(err, own);
     if (own !== undefined) return own;
     const raw = apply(engineStack, err, []);
     return typeof raw === "string" ? userStack(err, raw) : raw;
