@@ -373,3 +373,40 @@ func modulePositions(stack string, cols bool) []string {
 	}
 	return out
 }
+
+// TestStackHeaderAsNode: a stack's first line is V8's "Name: message",
+// made from the name and message the error has when its stack is first
+// read, for errors the code makes and errors the engine throws.
+func TestStackHeaderAsNode(t *testing.T) {
+	sameAsNode(t, `const first = (e) => e.stack.split("\n")[0];
+		const caught = (f) => { try { f() } catch (e) { return first(e) } };
+		class MyError extends Error { constructor(m) { super(m); this.name = "MyError" } }
+		class Proto extends Error {}
+		Proto.prototype.name = "ProtoError";
+		const changed = new Error("a"); changed.message = "b";
+		const read = new Error("c"); void read.stack; read.message = "d";
+		const unnamed = new Error("m"); unnamed.name = "";
+		const empty = new TypeError();
+		const numeric = new Error("x"); numeric.name = 42;
+		return [first(new MyError("m")), first(new Proto("p")), first(changed), first(read), first(unnamed), first(empty),
+			first(numeric), first(new AggregateError([], "agg")), first(new RangeError("r")),
+			caught(() => null.x) === "TypeError: " + caught(() => { try { null.x } catch (e) { throw new Error(e.message) } }).slice(7),
+			caught(() => new Array(-1)).split(":")[0], caught(() => JSON.parse("{")).split(":")[0],
+			caught(() => eval("1 +")).split(":")[0], caught(() => new Function("(")).split(":")[0],
+			caught(() => undefinedName).split(":")[0], caught(() => BigInt(1.5)).split(":")[0]]`, "")
+}
+
+// TestStackFramesAsNode: at most 10 frames, as V8 shows, however many of
+// them Warden's own frames would have taken; none past the code's.
+func TestStackFramesAsNode(t *testing.T) {
+	for _, depth := range []int{3, 8, 9, 10, 30} {
+		code := fmt.Sprintf("function f(n) {\n  if (n === 0) throw new Error('d')\n  return f(n - 1)\n}\nf(%d)", depth)
+		res := runCode(t, code)
+		want := runStackInNode(t, code)
+		if res.OK || want.OK {
+			t.Fatalf("depth %d: want errors", depth)
+		}
+		// f(n - 1) has a variable argument: lines only.
+		compareStacks(t, res.Error.Stack, want.Stack, false)
+	}
+}

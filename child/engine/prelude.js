@@ -196,9 +196,10 @@
   }
 
   // push appends v to the array a as its own property: an assignment
-  // would call a setter the guest put on Array.prototype for the index.
+  // would call a setter the guest put on Array.prototype for the index
+  // (and the descriptor has no prototype, where "get" could be found).
   function push(a, v) {
-    defineProperty(a, a.length, { value: v, writable: true, enumerable: true, configurable: true });
+    defineProperty(a, a.length, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
   }
 
   // splitLines cuts text at the line terminators the engine counts.
