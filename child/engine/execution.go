@@ -316,9 +316,11 @@ func (x *execution) finish(value uint32) (string, *contract.Error) {
 
 // shouldInterrupt answers QuickJS's interrupt handler: stop once the
 // deadline has passed, the caller has gone, a host function has ended
-// the execution, or the engine has raised a limit.
+// the execution, or the engine has raised a limit. Once the execution is
+// done only the first two stop the prelude's describe, which rewrites
+// the stack of the error that ended it (a limit's too).
 func (x *execution) shouldInterrupt() bool {
-	if x.interrupted || x.fatal != nil || x.limitHit != nil {
+	if x.interrupted || x.ph != phaseDone && (x.fatal != nil || x.limitHit != nil) {
 		return true
 	}
 	if !x.deadline.IsZero() && !time.Now().Before(x.deadline) || x.parentCtx != nil && x.parentCtx.Err() != nil {

@@ -186,13 +186,22 @@
   // The sources positions are mapped in: the wrapper's text (run's
   // source, its first line the wrapper's head) and the request's
   // modules, as the host hands them to run or describe.
-  let codeLines = null;
-  let moduleSources = null;
+  // They are only cut into lines when a stack is first rewritten.
+  let codeSource = null, modulesSource = null;
+  let codeLinesCut = null, moduleSourcesRead = null;
   const moduleLines = { __proto__: null };
   function setSources(source, modulesJSON) {
-    if (codeLines !== null || typeof source !== "string") return;
-    codeLines = splitLines(source);
-    moduleSources = typeof modulesJSON === "string" ? apply(parse, undefined, [modulesJSON]) : null;
+    if (codeSource !== null || typeof source !== "string") return;
+    codeSource = source;
+    modulesSource = typeof modulesJSON === "string" ? modulesJSON : null;
+  }
+  function codeLines() {
+    if (codeLinesCut === null && codeSource !== null) codeLinesCut = splitLines(codeSource);
+    return codeLinesCut;
+  }
+  function moduleSources() {
+    if (moduleSourcesRead === null && modulesSource !== null) moduleSourcesRead = apply(parse, undefined, [modulesSource]);
+    return moduleSourcesRead;
   }
 
   // push appends v to the array a as its own property: an assignment
@@ -222,10 +231,11 @@
   // undefined when the file's text is not known.
   function sourceLine(file, n) {
     let lines;
+    const modules = file === "<code>" ? null : moduleSources();
     if (file === "<code>") {
-      lines = codeLines;
-    } else if (moduleSources !== null) {
-      const d = getOwnPropertyDescriptor(moduleSources, file);
+      lines = codeLines();
+    } else if (modules !== null) {
+      const d = getOwnPropertyDescriptor(modules, file);
       if (d !== undefined && typeof d.value === "string") {
         lines = moduleLines[file];
         if (lines === undefined) lines = moduleLines[file] = splitLines(d.value);
@@ -261,10 +271,11 @@
       return position("<anonymous>", line, line === 1 && !parsing ? col + 1 : col);
     }
     let text = sourceLine(file, line);
-    if (file === "<code>" && codeLines !== null) {
-      const last = codeLines.length - 2;
+    const lines = file === "<code>" ? codeLines() : null;
+    if (lines !== null) {
+      const last = lines.length - 2;
       if (last >= 1 && line > last + 1) {
-        text = codeLines[last];
+        text = lines[last];
         return position(file, last, utf16Column(text, 1 << 30));
       }
       line = line > 1 ? line - 1 : 1;
@@ -432,7 +443,8 @@
     const f = frames.length > 0 ? frames[0] : null;
     if (f === null || f.name !== null || f.line < 0) return null;
     const p = mapPosition(f.file, f.line, f.col, true);
-    const text = p.file === "<code>" ? (codeLines === null ? undefined : codeLines[p.line]) : sourceLine(p.file, p.line);
+    const lines = p.file === "<code>" ? codeLines() : null;
+    const text = p.file === "<code>" ? (lines === null ? undefined : lines[p.line]) : sourceLine(p.file, p.line);
     if (text === undefined) return null;
     let caret = "";
     for (let i = 0; i < p.col - 1 && i < text.length; i++) caret += text[i] === "\t" ? "\t" : " ";
