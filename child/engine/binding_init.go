@@ -179,8 +179,8 @@ func (vm *VM) loadPrelude(prelude string) error {
 // per host function name; the caller frees them, those made so far
 // included when it fails.
 func (vm *VM) newHostFunctions() ([]uint32, error) {
-	hostFns := make([]uint32, 0, 3)
-	for _, name := range []string{hostFnLog, hostFnSHA256, hostFnRequest} {
+	hostFns := make([]uint32, 0, 4)
+	for _, name := range []string{hostFnLog, hostFnSHA256, hostFnRequest, hostFnSource} {
 		p, n, err := vm.writeBytes([]byte(name))
 		if err != nil {
 			return hostFns, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"runtime"
 	"time"
 
@@ -52,9 +51,11 @@ type execution struct {
 	limits      contract.Limits
 	opts        RunOptions
 	modules     map[string]string
-	// source (run's, the wrapper without its parentheses) and
-	// modulesJSON are what the prelude maps error positions in.
-	source, modulesJSON string
+	// source is run's (the wrapper without its parentheses): with the
+	// modules, what the source host function answers from; lineStarts
+	// indexes their lines (execution_source.go).
+	source     string
+	lineStarts map[string][]int
 
 	logs      []contract.LogEntry
 	logBytes  int64 // what the logs take as JSON (contract.LogEntryCost of each)
@@ -183,13 +184,6 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 	}
 	source := wrapperHead + code + wrapperTail
 	x.source = source[1 : len(source)-1]
-	if len(x.modules) > 0 {
-		b, err := json.Marshal(x.modules)
-		if err != nil {
-			return "", x.classify(fmt.Errorf("engine: modules: %w", err))
-		}
-		x.modulesJSON = string(b)
-	}
 	// Host functions stay closed while the wrapper is evaluated: if the
 	// body breaks out of its function, whatever it runs outside can reach
 	// nothing, and run() rejects it before the body is ever called.
@@ -205,12 +199,11 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 		return "", e
 	}
 	defer vm.freeValue(fnBox)
-	srcBox, modBox, err := x.sourceBoxes()
+	srcBox, err := vm.newString(x.source)
 	if err != nil {
 		return "", x.classify(err)
 	}
 	defer vm.freeValue(srcBox)
-	defer vm.freeValue(modBox)
 	inBox, err := vm.newString(input)
 	if err != nil {
 		return "", x.classify(err)
@@ -218,7 +211,7 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 	defer vm.freeValue(inBox)
 
 	x.ph = phaseRun
-	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox, modBox)
+	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox)
 	if err != nil {
 		return "", x.classify(err)
 	}
@@ -366,23 +359,4 @@ func (x *execution) abort(err *contract.Error) {
 // shorter text needs no scan.
 func validJSONDepth(b []byte) bool {
 	return len(b) <= 2*contract.MaxJSONDepth || json.Valid(b)
-}
-
-// sourceBoxes makes the strings the prelude maps error positions with:
-// run's source and the modules' JSON ("null" for none).
-func (x *execution) sourceBoxes() (src, mods uint32, err error) {
-	src, err = x.vm.newString(x.source)
-	if err != nil {
-		return 0, 0, err
-	}
-	modulesJSON := x.modulesJSON
-	if modulesJSON == "" {
-		modulesJSON = "null"
-	}
-	mods, err = x.vm.newString(modulesJSON)
-	if err != nil {
-		x.vm.freeValue(src)
-		return 0, 0, err
-	}
-	return src, mods, nil
 }

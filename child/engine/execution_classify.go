@@ -111,13 +111,7 @@ func (x *execution) describe(value uint32) (described, bool) {
 	if _, err := x.vm.call(x.vm.fn.setMemoryLimit, uint64(x.limits.MemoryBytes+1<<20)); err != nil {
 		return fallback, false
 	}
-	args := []uint32{value}
-	if src, mods, err := x.sourceBoxes(); err == nil {
-		defer x.vm.freeValue(src)
-		defer x.vm.freeValue(mods)
-		args = append(args, src, mods)
-	}
-	box, err := x.vm.callFunction(x.vm.api.describe, args...)
+	box, err := x.vm.callFunction(x.vm.api.describe, value)
 	if err != nil {
 		var exc *jsException
 		if errors.As(err, &exc) {

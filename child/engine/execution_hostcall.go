@@ -7,7 +7,7 @@ import (
 	"github.com/wardenhq/warden/contract"
 )
 
-// Host-call dispatch: the three host functions the prelude closes over.
+// Host-call dispatch: the host functions the prelude closes over.
 // Each checks what it is given before it copies anything out of guest
 // memory, and copies no more than the budget the bytes count towards:
 // the output limit for logs, nothing at all for sha256 (it hashes in
@@ -53,6 +53,8 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 		name, wantArgs = hostFnSHA256, 1
 	case hostFnRequest:
 		name, wantArgs = hostFnRequest, 2
+	case hostFnSource:
+		name, wantArgs = hostFnSource, 2
 	default:
 		return vm.throwError("warden: unknown host call")
 	}
@@ -80,6 +82,13 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 		return x.hostLog(args[0], args[1])
 	case hostFnSHA256:
 		return vm.hostSHA256(args[0])
+	case hostFnSource:
+		file, err1 := vm.utf8String(args[0])
+		line, err2 := vm.utf8String(args[1])
+		if err1 != nil || err2 != nil {
+			return vm.returnString("0")
+		}
+		return x.sourceAnswer(file, line)
 	default:
 		return x.hostRequest(args[0], args[1])
 	}

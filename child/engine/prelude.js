@@ -7,7 +7,7 @@
 //
 // It returns the object the Go host drives: run, finish and describe.
 // Host functions only ever receive strings and only ever return strings.
-(function (hostLog, hostSha256, hostRequest) {
+(function (hostLog, hostSha256, hostRequest, hostSource) {
   "use strict";
   const apply = Reflect.apply;
   const bind = Function.prototype.bind;
@@ -183,27 +183,6 @@
   const engineStack = stackAccessor.get;
   const userStacks = new WeakMapIntrinsic();
 
-  // The sources positions are mapped in: the wrapper's text (run's
-  // source, its first line the wrapper's head) and the request's
-  // modules, as the host hands them to run or describe.
-  // They are only cut into lines when a stack is first rewritten.
-  let codeSource = null, modulesSource = null;
-  let codeLinesCut = null, moduleSourcesRead = null;
-  const moduleLines = { __proto__: null };
-  function setSources(source, modulesJSON) {
-    if (codeSource !== null || typeof source !== "string") return;
-    codeSource = source;
-    modulesSource = typeof modulesJSON === "string" ? modulesJSON : null;
-  }
-  function codeLines() {
-    if (codeLinesCut === null && codeSource !== null) codeLinesCut = splitLines(codeSource);
-    return codeLinesCut;
-  }
-  function moduleSources() {
-    if (moduleSourcesRead === null && modulesSource !== null) moduleSourcesRead = apply(parse, undefined, [modulesSource]);
-    return moduleSourcesRead;
-  }
-
   // push appends v to the array a as its own property: an assignment
   // would call a setter the guest put on Array.prototype for the index
   // (and the descriptor has no prototype, where "get" could be found).
@@ -211,38 +190,33 @@
     defineProperty(a, a.length, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
   }
 
-  // splitLines cuts text at the line terminators the engine counts.
+  // splitLines cuts a stack's text into its lines.
   function splitLines(text) {
     const lines = [];
     let start = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = apply(strCharCodeAt, text, [i]);
-      if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
-        push(lines, apply(strSlice, text, [start, i]));
-        if (c === 13 && apply(strCharCodeAt, text, [i + 1]) === 10) i++;
-        start = i + 1;
-      }
+    for (;;) {
+      const at = apply(strIndexOf, text, ["\n", start]);
+      if (at < 0) break;
+      push(lines, apply(strSlice, text, [start, at]));
+      start = at + 1;
     }
     push(lines, apply(strSlice, text, [start]));
     return lines;
   }
 
-  // sourceLine is line n (1-based, the engine's numbering) of file, or
-  // undefined when the file's text is not known.
+  // sourceLine is line n (1-based, the engine's numbering) of file, the
+  // user's code ("<code>", the wrapper's text: the code from its second
+  // line) or a module, or undefined when it is not known. The host has
+  // the texts (the source host function); line 0 is the number of lines.
   function sourceLine(file, n) {
-    let lines;
-    const modules = file === "<code>" ? null : moduleSources();
-    if (file === "<code>") {
-      lines = codeLines();
-    } else if (modules !== null) {
-      const d = getOwnPropertyDescriptor(modules, file);
-      if (d !== undefined && typeof d.value === "string") {
-        lines = moduleLines[file];
-        if (lines === undefined) lines = moduleLines[file] = splitLines(d.value);
-      }
-    }
-    if (lines === null || lines === undefined || n < 1 || n > lines.length) return undefined;
-    return lines[n - 1];
+    let answer;
+    try { answer = hostSource(file, "" + n); } catch (e) { return undefined; }
+    if (typeof answer !== "string" || answer[0] !== "1") return undefined;
+    return apply(strSlice, answer, [1]);
+  }
+  function lineCount(file) {
+    const n = sourceLine(file, 0);
+    return n === undefined ? -1 : +n;
   }
 
   // utf16Column turns the engine's column on text (1-based, in UTF-8
@@ -271,12 +245,11 @@
       return position("<anonymous>", line, line === 1 && !parsing ? col + 1 : col);
     }
     let text = sourceLine(file, line);
-    const lines = file === "<code>" ? codeLines() : null;
-    if (lines !== null) {
-      const last = lines.length - 2;
+    if (file === "<code>") {
+      const last = lineCount(file) - 2;
       if (last >= 1 && line > last + 1) {
-        text = lines[last];
-        return position(file, last, utf16Column(text, 1 << 30));
+        text = sourceLine(file, last + 1);
+        return position(file, last, text === undefined ? 1 : text.length + 1);
       }
       line = line > 1 ? line - 1 : 1;
     }
@@ -443,8 +416,7 @@
     const f = frames.length > 0 ? frames[0] : null;
     if (f === null || f.name !== null || f.line < 0) return null;
     const p = mapPosition(f.file, f.line, f.col, true);
-    const lines = p.file === "<code>" ? codeLines() : null;
-    const text = p.file === "<code>" ? (lines === null ? undefined : lines[p.line]) : sourceLine(p.file, p.line);
+    const text = sourceLine(p.file, p.file === "<code>" ? p.line + 1 : p.line);
     if (text === undefined) return null;
     let caret = "";
     for (let i = 0; i < p.col - 1 && i < text.length; i++) caret += text[i] === "\t" ? "\t" : " ";
@@ -535,8 +507,7 @@
     // code (so a body with unbalanced braces cannot have run anything
     // outside it), then calls it with the parsed input and returns its
     // promise. The host reads the promise's state from the engine.
-    run: function (fn, source, inputJSON, modulesJSON) {
-      setSources(source, modulesJSON);
+    run: function (fn, source, inputJSON) {
       if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
         throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
       }
@@ -562,10 +533,8 @@
     // A syntax error in the user's code or a module has Node's arrow
     // (the line and a caret) above its stack, and one in a module names
     // the module in its message. The host calls it after the execution,
-    // with host functions closed, with run's source and modules (which
-    // run has not seen when the wrapper fails to compile).
-    describe: function (err, source, modulesJSON) {
-      setSources(source, modulesJSON);
+    // with host functions closed (but the source function).
+    describe: function (err) {
       let name = "", message = "", stack = "";
       if (err !== null && (typeof err === "object" || typeof err === "function")) {
         const n = ownData(err, "name");
