@@ -29,6 +29,8 @@
   const SyntaxErrorIntrinsic = SyntaxError;
   const errorToString = Error.prototype.toString;
   const strIndexOf = String.prototype.indexOf;
+  const regexpExec = RegExp.prototype.exec;
+  const setPrototypeOf = Object.setPrototypeOf;
   const strCharCodeAt = String.prototype.charCodeAt;
   const WeakMapIntrinsic = WeakMap;
   const weakGet = WeakMap.prototype.get;
@@ -183,24 +185,25 @@
   const engineStack = stackAccessor.get;
   const userStacks = new WeakMapIntrinsic();
 
-  // push appends v to the array a as its own property: an assignment
-  // would call a setter the guest put on Array.prototype for the index
-  // (and the descriptor has no prototype, where "get" could be found).
-  function push(a, v) {
-    defineProperty(a, a.length, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+  // list is an array with no prototype: assigning past its end calls no
+  // setter a guest put on Array.prototype for the index.
+  function list() {
+    const a = [];
+    setPrototypeOf(a, null);
+    return a;
   }
 
   // splitLines cuts a stack's text into its lines.
   function splitLines(text) {
-    const lines = [];
+    const lines = list();
     let start = 0;
     for (;;) {
       const at = apply(strIndexOf, text, ["\n", start]);
       if (at < 0) break;
-      push(lines, apply(strSlice, text, [start, at]));
+      lines[lines.length] = apply(strSlice, text, [start, at]);
       start = at + 1;
     }
-    push(lines, apply(strSlice, text, [start]));
+    lines[lines.length] = apply(strSlice, text, [start]);
     return lines;
   }
 
@@ -208,10 +211,17 @@
   // user's code ("<code>", the wrapper's text: the code from its second
   // line) or a module, or undefined when it is not known. The host has
   // the texts (the source host function); line 0 is the number of lines.
+  // The host's answer is kept (sourceLines): "1" + the text, or "0".
+  const sourceLines = { __proto__: null };
   function sourceLine(file, n) {
-    let answer;
-    try { answer = hostSource(file, "" + n); } catch (e) { return undefined; }
-    if (typeof answer !== "string" || answer[0] !== "1") return undefined;
+    const key = n + ":" + file;
+    let answer = sourceLines[key];
+    if (answer === undefined) {
+      try { answer = hostSource(file, "" + n); } catch (e) { return undefined; }
+      if (typeof answer !== "string") return undefined;
+      sourceLines[key] = answer;
+    }
+    if (answer[0] !== "1") return undefined;
     return apply(strSlice, answer, [1]);
   }
   function lineCount(file) {
@@ -222,6 +232,8 @@
   // utf16Column turns the engine's column on text (1-based, in UTF-8
   // bytes) into V8's (1-based, in UTF-16 code units).
   function utf16Column(text, col) {
+    // The same on ASCII text, which is one byte a unit.
+    if (apply(regexpExec, asciiText, [text]) !== null) return col;
     let bytes = 0, i = 0;
     while (i < text.length && bytes < col - 1) {
       const c = apply(strCharCodeAt, text, [i]);
@@ -233,6 +245,8 @@
     }
     return i + 1;
   }
+
+  const asciiText = /^[\x00-\x7f]*$/;
 
   // mapPosition turns a position in the engine's terms (its file name,
   // line and column) into the user's: {file, line, col}. A position past
@@ -275,42 +289,22 @@
 
   // parseFrame reads one line of the engine's stack: "    at NAME (FILE:L:C)",
   // "    at NAME (native)", or, for a parse error's position, "    at FILE:L:C".
-  // It returns {name, file, line, col, native} or null.
+  // It returns a frame or null. FILE is read up to the last ":L:C" (a
+  // module's name may hold a colon), NAME up to the first " (".
+  const frameSyntax = /^    at (?:(.+?) \((?:(native|missing)|(.*):(\d{1,9}):(\d{1,9})|(.*))\)|(.*):(\d{1,9}):(\d{1,9})|(.*))$/;
   function parseFrame(text) {
-    if (apply(strSlice, text, [0, 7]) !== "    at ") return null;
-    let rest = apply(strSlice, text, [7]);
-    let name = null;
-    const open = apply(strIndexOf, rest, [" ("]);
-    if (open >= 0 && apply(strCharCodeAt, rest, [rest.length - 1]) === 41) {
-      name = apply(strSlice, rest, [0, open]);
-      rest = apply(strSlice, rest, [open + 2, rest.length - 1]);
-      if (rest === "native" || rest === "missing") return frame(name, rest, -1, -1, true);
-    }
-    // FILE:L:C, read from the end (a module's name may hold a colon).
-    const c2 = lastColon(rest, rest.length);
-    const c1 = c2 > 0 ? lastColon(rest, c2) : -1;
-    const lineNum = c1 >= 0 ? digits(rest, c1 + 1, c2) : -1;
-    const colNum = c1 >= 0 ? digits(rest, c2 + 1, rest.length) : -1;
-    if (lineNum < 0 || colNum < 0) return frame(name, rest, -1, -1, false);
-    return frame(name, apply(strSlice, rest, [0, c1]), lineNum, colNum, false);
+    const m = apply(regexpExec, frameSyntax, [text]);
+    if (m === null) return null;
+    if (m[2] !== undefined) return frame(m[1], m[2], -1, -1, true);
+    if (m[3] !== undefined) return frame(m[1], m[3], +m[4], +m[5], false);
+    if (m[6] !== undefined) return frame(m[1], m[6], -1, -1, false);
+    if (m[7] !== undefined) return frame(null, m[7], +m[8], +m[9], false);
+    return frame(null, m[10], -1, -1, false);
   }
   function frame(name, file, line, col, native) {
     return { __proto__: null, name: name, file: file, line: line, col: col, native: native };
   }
-  function lastColon(s, end) {
-    for (let i = end - 1; i >= 0; i--) if (apply(strCharCodeAt, s, [i]) === 58) return i;
-    return -1;
-  }
-  function digits(s, from, to) {
-    if (from >= to || to - from > 9) return -1;
-    let n = 0;
-    for (let i = from; i < to; i++) {
-      const c = apply(strCharCodeAt, s, [i]);
-      if (c < 48 || c > 57) return -1;
-      n = n * 10 + (c - 48);
-    }
-    return n;
-  }
+
 
   // formatFrame writes a frame as V8 does.
   function formatFrame(f) {
@@ -343,10 +337,10 @@
   // engineFrames parses the engine's stack text into frames.
   function engineFrames(raw) {
     const lines = splitLines(raw);
-    const frames = [];
+    const frames = list();
     for (let i = 0; i < lines.length; i++) {
       const f = parseFrame(lines[i]);
-      if (f !== null) push(frames, f);
+      if (f !== null) frames[frames.length] = f;
     }
     return frames;
   }
@@ -361,7 +355,7 @@
     if (frames.length > 1 && frames[0].name === null && frames[0].file === "<input>" && frames[1].native) {
       frames[0] = frame(null, "<warden-prelude>", -1, -1, false);
     }
-    const keep = [];
+    const keep = list();
     let callerIsPrelude = false;
     for (let i = frames.length - 1; i >= 0; i--) {
       const f = frames[i];
@@ -371,11 +365,11 @@
         // called by the prelude
       } else {
         callerIsPrelude = false;
-        push(keep, f);
+        keep[keep.length] = f;
       }
     }
-    const out = [];
-    for (let i = keep.length - 1; i >= 0 && out.length < maxUserFrames; i--) push(out, keep[i]);
+    const out = list();
+    for (let i = keep.length - 1; i >= 0 && out.length < maxUserFrames; i--) out[out.length] = keep[i];
     return out;
   }
 

@@ -8,7 +8,7 @@ for (let i = 0; i < 12; i++) Object.defineProperty(Array.prototype, i, spy);
 for (const k of ["name", "file", "line", "col", "native", "raw", "text", "get", "apply", "<code>", "<input>", "m"]) Object.defineProperty(Object.prototype, k, spy);
 String.prototype.slice = String.prototype.indexOf = String.prototype.charCodeAt = function () { calls++; return ""; };
 WeakMap.prototype.get = WeakMap.prototype.set = function () { calls++; };
-Reflect.apply = function () { calls++; };
+Reflect.apply = RegExp.prototype.exec = Object.setPrototypeOf = function () { calls++; };
 JSON.parse = JSON.stringify = function () { calls++; };
 let stack;
 try { null.x; } catch (e) { stack = e.stack; }
