@@ -183,7 +183,7 @@ func (vm *VM) loadPrelude(prelude string) error {
 // included when it fails.
 func (vm *VM) newHostFunctions() ([]uint32, error) {
 	names := []string{hostFnLog, hostFnSHA256, hostFnRequest, hostFnTimers,
-		hostFnRandom, hostFnDigest, hostFnHMACSign, hostFnHMACVerify}
+		hostFnRandom, hostFnDigest, hostFnHMACSign, hostFnHMACVerify, hostFnSource}
 	hostFns := make([]uint32, 0, len(names))
 	for _, name := range names {
 		p, n, err := vm.writeBytes([]byte(name))

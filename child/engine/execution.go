@@ -11,10 +11,11 @@ import (
 	"github.com/wardenhq/warden/contract"
 )
 
-// The wrapper around user code. The code sits on the first line so that
-// line numbers in stack traces are the user's own.
+// The wrapper around user code. The code starts on the wrapper's second
+// line, so that its first line's columns are the user's too; the
+// prelude's mapPosition takes the one line off every position in it.
 const (
-	wrapperHead = "(async function (input) {"
+	wrapperHead = "(async function (input) {\n"
 	wrapperTail = "\n})"
 )
 
@@ -51,6 +52,11 @@ type execution struct {
 	limits      contract.Limits
 	opts        RunOptions
 	modules     map[string]string
+	// source is run's (the wrapper without its parentheses): with the
+	// modules, what the source host function answers from; lineStarts
+	// indexes their lines (execution_source.go).
+	source     string
+	lineStarts map[string][]int
 
 	logs      []contract.LogEntry
 	logBytes  int64 // what the logs take as JSON (contract.LogEntryCost of each)
@@ -178,6 +184,7 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 		return "", x.classify(err)
 	}
 	source := wrapperHead + code + wrapperTail
+	x.source = source[1 : len(source)-1]
 	// Host functions stay closed while the wrapper is evaluated: if the
 	// body breaks out of its function, whatever it runs outside can reach
 	// nothing, and run() rejects it before the body is ever called.
@@ -193,7 +200,7 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 		return "", e
 	}
 	defer vm.freeValue(fnBox)
-	srcBox, err := vm.newString(source[1 : len(source)-1])
+	srcBox, err := vm.newString(x.source)
 	if err != nil {
 		return "", x.classify(err)
 	}
@@ -320,9 +327,11 @@ func (x *execution) finish(value uint32) (string, *contract.Error) {
 
 // shouldInterrupt answers QuickJS's interrupt handler: stop once the
 // deadline has passed, the caller has gone, a host function has ended
-// the execution, or the engine has raised a limit.
+// the execution, or the engine has raised a limit. Once the execution is
+// done only the first two stop the prelude's describe, which rewrites
+// the stack of the error that ended it (a limit's too).
 func (x *execution) shouldInterrupt() bool {
-	if x.interrupted || x.fatal != nil || x.limitHit != nil {
+	if x.interrupted || x.ph != phaseDone && (x.fatal != nil || x.limitHit != nil) {
 		return true
 	}
 	if !x.deadline.IsZero() && !time.Now().Before(x.deadline) || x.parentCtx != nil && x.parentCtx.Err() != nil {

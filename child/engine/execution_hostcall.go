@@ -68,6 +68,8 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 		name, wantArgs = hostFnHMACSign, 3
 	case hostFnHMACVerify:
 		name, wantArgs = hostFnHMACVerify, 4
+	case hostFnSource:
+		name, wantArgs = hostFnSource, 2
 	default:
 		return vm.throwError("warden: unknown host call")
 	}
@@ -103,6 +105,13 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 		return vm.hostDigest(args[0], args[1])
 	case hostFnHMACSign, hostFnHMACVerify:
 		return vm.hostHMAC(args[0], args[1], args[2], args[3], name == hostFnHMACVerify)
+	case hostFnSource:
+		file, err1 := vm.utf8String(args[0])
+		line, err2 := vm.utf8String(args[1])
+		if err1 != nil || err2 != nil {
+			return vm.returnString("0")
+		}
+		return x.sourceAnswer(file, line)
 	default:
 		return x.hostRequest(args[0], args[1])
 	}

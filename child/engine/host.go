@@ -102,6 +102,13 @@ func hostCall(ctx context.Context, mod api.Module, stack []uint64) {
 	x := executionFrom(ctx)
 	enterHostImport(vm, x)
 	defer vm.leaveHost()
+	if x != nil && isSourceCall(vm, namePtr, nameLen) {
+		// The source of the request's own code, for its error stacks:
+		// in every phase (describe runs when the execution is done), and
+		// after a limit too (describe reports it).
+		stack[0] = uint64(x.dispatch(namePtr, nameLen, argc, argv))
+		return
+	}
 	if x == nil || x.ph != phaseRun {
 		stack[0] = uint64(vm.throwError("host functions are not available outside the execution"))
 		return
@@ -112,6 +119,12 @@ func hostCall(ctx context.Context, mod api.Module, stack []uint64) {
 		x.abort(x.limitHit)
 	}
 	stack[0] = uint64(x.dispatch(namePtr, nameLen, argc, argv))
+}
+
+// isSourceCall reports whether the host call is the source function's.
+func isSourceCall(vm *VM, namePtr, nameLen uint32) bool {
+	name, ok := vm.mod.Memory().Read(namePtr, min(nameLen, 64))
+	return ok && string(name) == hostFnSource
 }
 
 func hostInterrupt(ctx context.Context, mod api.Module, stack []uint64) {

@@ -57,10 +57,11 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckStack(t *testing.T) {
-	if err := checkStack(contract.Result{Error: &contract.Error{Stack: "    at f (<code>:1:2)\n    at run (<warden-prelude>:187:61)\n"}}); err != nil {
+	if err := checkStack(contract.Result{Error: &contract.Error{Stack: "Error: x\n    at f (<code>:1:2)\n    at parse (native)\n    at m:3:4"}}); err != nil {
 		t.Error(err)
 	}
-	for _, stack := range []string{"at f (/work/main/child/engine/prelude.js:3:1)", "engine.go:123", "at quickjs.c:4000"} {
+	for _, stack := range []string{"at f (/work/main/child/engine/prelude.js:3:1)", "engine.go:123", "at quickjs.c:4000",
+		"Error: x\n    at f (<code>:1:2)\n    at run (<warden-prelude>:187:61)", "Error: x\n    at <code>:1:2\n    at apply (native)"} {
 		if checkStack(contract.Result{Error: &contract.Error{Stack: stack}}) == nil {
 			t.Errorf("stack %q passed", stack)
 		}

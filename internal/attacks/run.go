@@ -99,14 +99,24 @@ var hostPath = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`/(work|home|root|tmp|usr|var|proc|etc|opt|srv|dev)/|\.go:\d|\.c:\d`)
 })
 
-// checkStack fails an envelope whose JS stack names a host path: every
-// frame should be the guest's code, its modules or the prelude.
+// checkStack fails an envelope whose JS stack names a host path, or
+// shows a frame of the prelude's (which the user's stacks leave out):
+// every frame should be the guest's code, its modules, code it eval'd, or
+// a native it called.
 func checkStack(res contract.Result) error {
 	if res.Error != nil && hostPath().MatchString(res.Error.Stack) {
 		return fmt.Errorf("the envelope's stack names a host path: %.300q", res.Error.Stack)
 	}
+	if res.Error != nil && preludeFrame().MatchString(res.Error.Stack) {
+		return fmt.Errorf("the envelope's stack shows the prelude's frames: %.300q", res.Error.Stack)
+	}
 	return nil
 }
+
+// preludeFrame matches a frame of the prelude's in a stack.
+var preludeFrame = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<warden-prelude>|    at apply \(native\)`)
+})
 
 // ErrNoData is the error Handler answers an unknown name with.
 var ErrNoData = errors.New("no such data")
