@@ -140,6 +140,7 @@ var foreign = map[string]bool{
 	"EventTarget": true, "AbortController": true, "AbortSignal": true, "DataCloneError": true, "Proxy": true, "String": true,
 	"ArrayBuffer": true, "SharedArrayBuffer": true,
 	"Crypto": true, "CryptoKey": true, "SubtleCrypto": true,
+	"URLSearchParams": true, "RegExp": true,
 	// The kernel, systemd, HTTP.
 	"CapabilityBoundingSet": true, "WatchdogSec": true, "CacheDirectory": true, "KillMode": true,
 	"Delegate": true, "NoNewPrivs": true, "Seccomp": true,

@@ -26,6 +26,11 @@ type VM struct {
 	maxPages    uint32 // the linear memory's page cap (maxPagesFor)
 	stackTop    uint32 // initial __stack_pointer: the shadow stack grows down from here
 
+	// runtimeHeap is the QuickJS heap the runtime itself holds once init
+	// (or a restore) is done: the prelude, the web globals. The request's
+	// memory_bytes comes on top of it.
+	runtimeHeap int64
+
 	scratch    uint32 // 16 bytes of guest memory for out-parameters
 	messageKey uint32 // "message\0" in guest memory
 	api        preludeAPI

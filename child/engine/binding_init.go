@@ -112,7 +112,28 @@ func (vm *VM) init(ctx context.Context, prelude string) error {
 	if err := vm.loadPrelude(prelude); err != nil {
 		return err
 	}
+	if err := vm.measureRuntimeHeap(); err != nil {
+		return err
+	}
 	vm.initialising = false
+	return nil
+}
+
+// initMemoryLimit is QuickJS's heap limit while init (or a restore) runs:
+// the profile's, or the heap the prelude needs to load if that is more
+// (a 1 MiB profile could not load it). The page cap has the room: it is
+// 1.25 times the profile plus 4 MiB.
+func initMemoryLimit(memoryBytes int64) int64 { return max(memoryBytes, 4<<20) }
+
+// measureRuntimeHeap records what the runtime's own heap takes once init
+// (or a restore) is done: memory_bytes is what the request's code may
+// allocate beyond it.
+func (vm *VM) measureRuntimeHeap() error {
+	n, ok := vm.heapBytes()
+	if !ok {
+		return fmt.Errorf("engine: read the runtime's heap size")
+	}
+	vm.runtimeHeap = n
 	return nil
 }
 
@@ -129,7 +150,10 @@ func (vm *VM) initRuntime() error {
 		f   api.Function
 		arg uint64
 	}{
-		{vm.fn.setMemoryLimit, uint64(vm.memoryBytes)},
+		// The runtime's own heap (the prelude and the web globals) is
+		// built under a limit of its own; Run gives the request's code its
+		// limit on top of what init left (runtimeHeap).
+		{vm.fn.setMemoryLimit, uint64(initMemoryLimit(vm.memoryBytes))},
 		// For the trusted prelude; Run sets the request's own stack
 		// limit before it compiles the request's code.
 		{vm.fn.setMaxStackSize, uint64(contract.MaxStackBytes)},

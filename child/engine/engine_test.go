@@ -307,6 +307,8 @@ func TestGlobals(t *testing.T) {
 		"Crypto",
 		"CryptoKey",
 		"SubtleCrypto",
+		"URL",
+		"URLSearchParams",
 	}
 	allowed["globalThis"] = append(allowed["globalThis"], webGlobals...)
 	for k, v := range allowed {

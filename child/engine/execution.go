@@ -177,7 +177,7 @@ func breakoutError() *contract.Error {
 // until the result promise settles, stringify the value.
 func (x *execution) execute(code, input string) (string, *contract.Error) {
 	vm := x.vm
-	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(x.limits.MemoryBytes)); err != nil {
+	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(x.heapLimit())); err != nil {
 		return "", x.classify(err)
 	}
 	if _, err := vm.call(vm.fn.setMaxStackSize, uint64(x.limits.StackBytes)); err != nil {
@@ -340,6 +340,10 @@ func (x *execution) shouldInterrupt() bool {
 	}
 	return false
 }
+
+// heapLimit is QuickJS's heap limit for the request's code: its
+// memory_bytes beyond the runtime's own heap.
+func (x *execution) heapLimit() int64 { return x.limits.MemoryBytes + x.vm.runtimeHeap }
 
 func (x *execution) timedOut() bool {
 	return x.interrupted || !time.Now().Before(x.deadline) || x.parentCtx.Err() != nil

@@ -108,7 +108,7 @@ type described struct {
 func (x *execution) describe(value uint32) (described, bool) {
 	x.ph = phaseDone
 	fallback := described{Message: "uncaught exception (could not be described)"}
-	if _, err := x.vm.call(x.vm.fn.setMemoryLimit, uint64(x.limits.MemoryBytes+1<<20)); err != nil {
+	if _, err := x.vm.call(x.vm.fn.setMemoryLimit, uint64(x.heapLimit()+1<<20)); err != nil {
 		return fallback, false
 	}
 	box, err := x.vm.callFunction(x.vm.api.describe, value)

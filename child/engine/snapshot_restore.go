@@ -149,8 +149,11 @@ func (vm *VM) resume(ctx context.Context, fixups []snapshotFixup, entropy io.Rea
 	if err := applyFixups(vm.mod.Memory(), fixups, entropy); err != nil {
 		return err
 	}
-	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.memoryBytes)); err != nil {
+	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(initMemoryLimit(vm.memoryBytes))); err != nil {
 		return fmt.Errorf("engine: set limits: %w", err)
+	}
+	if err := vm.measureRuntimeHeap(); err != nil {
+		return err
 	}
 	vm.initialising = false
 	return nil

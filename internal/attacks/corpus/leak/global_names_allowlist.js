@@ -20,6 +20,8 @@ const web = [
   "Crypto",
   "CryptoKey",
   "SubtleCrypto",
+  "URL",
+  "URLSearchParams",
 ];
 const allowed = new Set([...web, "AggregateError", "Array", "ArrayBuffer", "AsyncDisposableStack", "BigInt", "BigInt64Array", "BigUint64Array",
   "Boolean", "DataView", "Date", "DisposableStack", "Error", "EvalError", "FinalizationRegistry", "Float16Array", "Float32Array",
