@@ -1,0 +1,564 @@
+// TextEncoder, TextDecoder, atob and btoa, as Node 20 has them. The byte
+// work is done by ECMAScript's own native functions where one does it
+// (Uint8Array.prototype.toBase64, Uint8Array.fromBase64, atob/btoa,
+// encodeURIComponent/decodeURIComponent), so a megabyte takes
+// milliseconds; JavaScript loops only handle what the natives refuse
+// (invalid UTF-8, lone surrogates) and the edges of streamed chunks.
+// web.bytes holds the helpers 25-buffer.js shares.
+const Uint8 = Uint8Array;
+const Uint16 = Uint16Array;
+const ArrayBufferI = ArrayBuffer;
+const DataViewI = DataView;
+const RangeErrorI = RangeError;
+const TypeErrorI = TypeError;
+const WeakMapI = WeakMap;
+const weakGet = WeakMap.prototype.get;
+const weakSet = WeakMap.prototype.set;
+const weakHas = WeakMap.prototype.has;
+const typedProto = getPrototypeOf(Uint8Array.prototype);
+const taBuffer = getOwnPropertyDescriptor(typedProto, "buffer").get;
+const taOffset = getOwnPropertyDescriptor(typedProto, "byteOffset").get;
+const taByteLength = getOwnPropertyDescriptor(typedProto, "byteLength").get;
+const taLength = getOwnPropertyDescriptor(typedProto, "length").get;
+const taTag = getOwnPropertyDescriptor(typedProto, Symbol.toStringTag).get;
+const taSubarray = typedProto.subarray;
+const taSet = typedProto.set;
+const taSlice = typedProto.slice;
+const dvBuffer = getOwnPropertyDescriptor(DataView.prototype, "buffer").get;
+const dvOffset = getOwnPropertyDescriptor(DataView.prototype, "byteOffset").get;
+const dvByteLength = getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
+const abByteLength = getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+const SharedArrayBufferI = typeof SharedArrayBuffer === "function" ? SharedArrayBuffer : undefined;
+const sabByteLength = SharedArrayBufferI === undefined ? undefined
+  : getOwnPropertyDescriptor(SharedArrayBufferI.prototype, "byteLength").get;
+const isView = ArrayBuffer.isView;
+const toBase64 = Uint8Array.prototype.toBase64;
+const fromBase64 = Uint8Array.fromBase64;
+const toHex = Uint8Array.prototype.toHex;
+const fromHex = Uint8Array.fromHex;
+const nativeAtob = web.atob;
+const nativeBtoa = web.btoa;
+const escapeI = escape;
+const unescapeI = unescape;
+const encodeURI = encodeURIComponent;
+const decodeURI = decodeURIComponent;
+const fromCharCode = String.fromCharCode;
+const charCodeAt = String.prototype.charCodeAt;
+const strSliceI = String.prototype.slice;
+const toLowerCase = String.prototype.toLowerCase;
+const toWellFormed = String.prototype.toWellFormed;
+const reExec = RegExp.prototype.exec;
+const DOMExceptionI = web.DOMException;
+const base64Options = freeze({ alphabet: "base64", lastChunkHandling: "loose" });
+const base64Out = freeze({ alphabet: "base64" });
+
+// Node's errors carry a code (ERR_...) besides their class and message.
+function nodeError(Ctor, code, message) {
+  const e = new Ctor(message);
+  defineProperty(e, "code", { value: code, writable: true, enumerable: true, configurable: true });
+  return e;
+}
+// received describes a wrong argument as Node's messages do.
+function received(v) {
+  if (v === null || v === undefined) return " Received " + v;
+  if (typeof v === "function") return " Received function " + v.name;
+  if (typeof v === "object") {
+    const c = v.constructor;
+    if (c && typeof c === "function" && typeof c.name === "string" && c.name !== "") {
+      return " Received an instance of " + c.name;
+    }
+    return " Received an instance of Object";
+  }
+  let shown;
+  if (typeof v === "string") {
+    shown = v.length > 28 ? "'" + apply(strSliceI, v, [0, 25]) + "'..." : "'" + v + "'";
+  } else if (typeof v === "bigint") {
+    shown = StringIntrinsic(v) + "n";
+  } else if (typeof v === "number" && v === 0 && 1 / v < 0) {
+    shown = "-0";
+  } else {
+    shown = StringIntrinsic(v);
+  }
+  return " Received type " + typeof v + " (" + shown + ")";
+}
+
+// viewOf returns a Uint8Array over the bytes of an ArrayBuffer,
+// SharedArrayBuffer, TypedArray or DataView, or undefined for anything
+// else.
+function viewOf(input) {
+  if (input === null || typeof input !== "object") return undefined;
+  if (apply(isView, ArrayBufferI, [input])) {
+    if (apply(taTag, input, []) !== undefined) {
+      return new Uint8(apply(taBuffer, input, []), apply(taOffset, input, []), apply(taByteLength, input, []));
+    }
+    return new Uint8(apply(dvBuffer, input, []), apply(dvOffset, input, []), apply(dvByteLength, input, []));
+  }
+  try {
+    apply(abByteLength, input, []);
+    return new Uint8(input);
+  } catch (e) { /* not an ArrayBuffer */ }
+  if (sabByteLength !== undefined) {
+    try {
+      apply(sabByteLength, input, []);
+      return new Uint8(input);
+    } catch (e) { /* not a SharedArrayBuffer */ }
+  }
+  return undefined;
+}
+
+function sub(bytes, start, end) { return apply(taSubarray, bytes, [start, end]); }
+function len(bytes) { return apply(taLength, bytes, []); }
+function matches(re, s) { return apply(reExec, re, [s]) !== null; }
+
+// latin1Of turns bytes into the string of one char per byte, natively.
+function latin1Of(bytes) {
+  if (len(bytes) === 0) return "";
+  return nativeAtob(apply(toBase64, bytes, [base64Out]));
+}
+// bytesOfLatin1 turns a string of chars below U+0100 into bytes.
+function bytesOfLatin1(s) {
+  if (s.length === 0) return new Uint8(0);
+  return apply(fromBase64, Uint8, [nativeBtoa(s), base64Options]);
+}
+
+// A growable byte sink, for results built from chunks.
+function sink(capacity) { return { bytes: new Uint8(capacity), n: 0 }; }
+function put(k, chunk) {
+  const m = len(chunk);
+  if (k.n + m > len(k.bytes)) {
+    let c = len(k.bytes) * 2 + 16;
+    while (c < k.n + m) c *= 2;
+    const bigger = new Uint8(c);
+    apply(taSet, bigger, [sub(k.bytes, 0, k.n)]);
+    k.bytes = bigger;
+  }
+  apply(taSet, k.bytes, [chunk, k.n]);
+  k.n += m;
+}
+function taken(k) { return sub(k.bytes, 0, k.n); }
+
+const CHUNK = 32768;
+const nonASCII = /[^\x00-\x7f]/;
+const notLatin1 = /[^\x00-\xff]/;
+const highBytes = /[\x80-\xff]/;
+
+// utf8Encode: lone surrogates become U+FFFD, as TextEncoder's encode and
+// Buffer.from(string) do.
+function utf8Encode(input) {
+  const s = apply(toWellFormed, input, []);
+  if (!matches(nonASCII, s)) return bytesOfLatin1(s);
+  const k = sink(s.length + 16);
+  for (let i = 0; i < s.length;) {
+    let j = i + CHUNK < s.length ? i + CHUNK : s.length;
+    const last = apply(charCodeAt, s, [j - 1]);
+    if (j < s.length && last >= 0xd800 && last <= 0xdbff) j--;
+    const part = apply(strSliceI, s, [i, j]);
+    put(k, bytesOfLatin1(matches(nonASCII, part) ? unescapeI(encodeURI(part)) : part));
+    i = j;
+  }
+  return taken(k);
+}
+
+// seqLength is how many bytes the UTF-8 sequence led by b takes, 0 for a
+// byte no sequence starts with.
+function seqLength(b) {
+  if (b < 0x80) return 1;
+  if (b >= 0xc2 && b <= 0xdf) return 2;
+  if (b >= 0xe0 && b <= 0xef) return 3;
+  if (b >= 0xf0 && b <= 0xf4) return 4;
+  return 0;
+}
+// secondOK: the byte after a lead has a narrower range for some leads
+// (no overlong form, no surrogate, nothing past U+10FFFF).
+function secondOK(lead, b) {
+  if (lead === 0xe0) return b >= 0xa0 && b <= 0xbf;
+  if (lead === 0xed) return b >= 0x80 && b <= 0x9f;
+  if (lead === 0xf0) return b >= 0x90 && b <= 0xbf;
+  if (lead === 0xf4) return b >= 0x80 && b <= 0x8f;
+  return b >= 0x80 && b <= 0xbf;
+}
+
+// incompleteTail is where a valid but unfinished sequence at the end of
+// bytes starts (len(bytes) when there is none): a stream keeps it for
+// the next chunk.
+function incompleteTail(bytes) {
+  const n = len(bytes);
+  for (let i = n - 1; i >= 0 && i >= n - 3; i--) {
+    const b = bytes[i];
+    if (b >= 0x80 && b <= 0xbf) continue;
+    const need = seqLength(b);
+    if (need <= 1 || i + need <= n) return n;
+    for (let j = i + 1; j < n; j++) {
+      if (j === i + 1 ? !secondOK(b, bytes[j]) : bytes[j] < 0x80 || bytes[j] > 0xbf) return n;
+    }
+    return i;
+  }
+  return n;
+}
+
+// utf8Slow decodes with the WHATWG decoder's replacement of each maximal
+// invalid subpart by U+FFFD; fatal throws instead. It returns undefined
+// for fatal input.
+function utf8Slow(bytes, fatal) {
+  const n = len(bytes);
+  const units = new Uint16(8192);
+  let u = 0, out = "";
+  for (let i = 0; i < n;) {
+    if (u > 8188) { out += apply(fromCharCode, undefined, sub(units, 0, u)); u = 0; }
+    const b = bytes[i];
+    if (b < 0x80) { units[u++] = b; i++; continue; }
+    const need = seqLength(b);
+    let cp = need === 2 ? b & 0x1f : need === 3 ? b & 0x0f : b & 0x07;
+    let j = i + 1, bad = need === 0;
+    for (; !bad && j < i + need; j++) {
+      if (j >= n || (j === i + 1 ? !secondOK(b, bytes[j]) : bytes[j] < 0x80 || bytes[j] > 0xbf)) { bad = true; break; }
+      cp = (cp << 6) | (bytes[j] & 0x3f);
+    }
+    if (bad) {
+      if (fatal) return undefined;
+      units[u++] = 0xfffd;
+      i = j > i + 1 ? j : i + 1;
+      continue;
+    }
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      units[u++] = 0xd800 + (cp >> 10);
+      units[u++] = 0xdc00 + (cp & 0x3ff);
+    } else {
+      units[u++] = cp;
+    }
+    i = j;
+  }
+  return out + apply(fromCharCode, undefined, sub(units, 0, u));
+}
+
+// utf8Decode decodes complete input (no unfinished tail kept), natively
+// by chunks while the chunks are valid, in JavaScript from the first
+// chunk that is not. It returns undefined for fatal input.
+function utf8Decode(bytes, fatal) {
+  const n = len(bytes);
+  let out = "";
+  for (let i = 0; i < n;) {
+    let j = i + CHUNK < n ? i + CHUNK : n;
+    for (let back = 0; j < n && back < 3 && bytes[j] >= 0x80 && bytes[j] <= 0xbf; back++) j--;
+    const l1 = latin1Of(sub(bytes, i, j));
+    if (!matches(highBytes, l1)) { out += l1; i = j; continue; }
+    let s;
+    try { s = decodeURI(escapeI(l1)); } catch (e) { s = undefined; }
+    if (s === undefined) {
+      const rest = utf8Slow(sub(bytes, i, n), fatal);
+      return rest === undefined ? undefined : out + rest;
+    }
+    out += s;
+    i = j;
+  }
+  return out;
+}
+
+// windows-1252's bytes 0x80-0x9F (the rest map to U+0000-U+00FF).
+const cp1252 = [0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178];
+const c1Bytes = /[\x80-\x9f]/;
+function windows1252Decode(bytes) {
+  const s = latin1Of(bytes);
+  if (!matches(c1Bytes, s)) return s;
+  const n = len(bytes), units = new Uint16(n);
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i];
+    units[i] = b >= 0x80 && b <= 0x9f ? cp1252[b - 0x80] : b;
+  }
+  return unitsToString(units);
+}
+function unitsToString(units) {
+  let out = "";
+  const n = len(units);
+  for (let i = 0; i < n; i += 8192) {
+    out += apply(fromCharCode, undefined, sub(units, i, i + 8192 < n ? i + 8192 : n));
+  }
+  return out;
+}
+
+// utf16leDecode decodes whole code units; lone surrogates become U+FFFD
+// (fatal: undefined). A stream keeps an odd byte and a final high
+// surrogate for the next chunk.
+function utf16leDecode(bytes, fatal, stream) {
+  let n = len(bytes);
+  let keep = n & 1;
+  n -= keep;
+  const units = new Uint16(n >> 1);
+  for (let i = 0, k = 0; i < n; i += 2, k++) units[k] = bytes[i] | (bytes[i + 1] << 8);
+  let m = len(units);
+  if (stream && m > 0 && units[m - 1] >= 0xd800 && units[m - 1] <= 0xdbff) { m--; keep += 2; }
+  for (let i = 0; i < m; i++) {
+    const c = units[i];
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff && i + 1 < m && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) { i++; continue; }
+    if (fatal) return undefined;
+    units[i] = 0xfffd;
+  }
+  if (!stream && keep) {
+    if (fatal) return undefined;
+    return { text: unitsToString(sub(units, 0, m)) + "\ufffd", keep: 0 };
+  }
+  return { text: unitsToString(sub(units, 0, m)), keep: keep };
+}
+
+web.bytes = freeze({
+  nodeError: nodeError, received: received, viewOf: viewOf, latin1Of: latin1Of, bytesOfLatin1: bytesOfLatin1,
+  utf8Encode: utf8Encode, utf8Decode: utf8Decode, sink: sink, put: put, taken: taken, matches: matches,
+  sub: sub, len: len, notLatin1: notLatin1, unitsToString: unitsToString,
+  toBase64: toBase64, fromBase64: fromBase64, toHex: toHex, fromHex: fromHex, base64Out: base64Out,
+});
+
+// The WHATWG Encoding Standard's labels for the encodings decoded here.
+const labels = {};
+const table = {
+  "utf-8": ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"],
+  "utf-16le": ["csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff", "utf-16", "utf-16le"],
+  "windows-1252": ["ansi_x3.4-1968", "ascii", "cp1252", "cp819", "csisolatin1", "ibm819", "iso-8859-1", "iso-ir-100",
+    "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1", "latin1", "us-ascii", "windows-1252", "x-cp1252"],
+};
+for (const name in table) {
+  const list = table[name];
+  for (let i = 0; i < list.length; i++) labels[list[i]] = name;
+}
+freeze(labels);
+function isLabelSpace(c) { return c === "\t" || c === "\n" || c === "\f" || c === "\r" || c === " "; }
+function encodingOf(label) {
+  let s = apply(toLowerCase, label, []);
+  let a = 0, b = s.length;
+  while (a < b && isLabelSpace(s[a])) a++;
+  while (b > a && isLabelSpace(s[b - 1])) b--;
+  s = apply(strSliceI, s, [a, b]);
+  const d = getOwnPropertyDescriptor(labels, s);
+  return d === undefined ? undefined : d.value;
+}
+
+function checkOptions(options) {
+  if (options !== null && typeof options !== "object" && typeof options !== "function") {
+    throw nodeError(TypeErrorI, "ERR_INVALID_ARG_TYPE", "The \"options\" argument must be of type object." + received(options));
+  }
+}
+
+const encoders = new WeakMapI();
+const decoders = new WeakMapI();
+function encoderCheck(self) {
+  if (!apply(weakHas, encoders, [self])) {
+    throw nodeError(TypeErrorI, "ERR_INVALID_THIS", "Value of \"this\" must be of type TextEncoder");
+  }
+}
+function decoderState(self) {
+  const d = apply(weakGet, decoders, [self]);
+  if (d === undefined) throw nodeError(TypeErrorI, "ERR_INVALID_THIS", "Value of \"this\" must be of type TextDecoder");
+  return d;
+}
+
+// Both are constructors only: called without new they throw as a class
+// constructor does in Node (V8's message).
+function TextEncoder() {
+  if (new.target === undefined) throw new TypeErrorI("Class constructor TextEncoder cannot be invoked without 'new'");
+  apply(weakSet, encoders, [this, true]);
+}
+function TextDecoder() {
+  if (new.target === undefined) throw new TypeErrorI("Class constructor TextDecoder cannot be invoked without 'new'");
+  const label = arguments.length > 0 && arguments[0] !== undefined ? `${arguments[0]}` : "utf-8";
+  const options = arguments.length > 1 && arguments[1] !== undefined ? arguments[1] : {};
+  checkOptions(options);
+  const encoding = encodingOf(label);
+  if (encoding === undefined) {
+    throw nodeError(RangeErrorI, "ERR_ENCODING_NOT_SUPPORTED", "The \"" + label + "\" encoding is not supported");
+  }
+  const fatal = options !== null && !!options.fatal;
+  const ignoreBOM = options !== null && !!options.ignoreBOM;
+  apply(weakSet, decoders, [this, {
+    encoding: encoding, fatal: fatal, ignoreBOM: ignoreBOM,
+    // Node 20 decodes UTF-8 on a fast path until a decode asks for a
+    // stream; its errors then name the argument differently.
+    fastPath: encoding === "utf-8", pending: new Uint8(0), bomSeen: false,
+  }]);
+}
+
+// Prototype methods are method definitions (builtin would bind their
+// this away); getters come from accessor definitions, named "get x".
+function method(proto, name, fn, enumerable) {
+  defineProperty(proto, name, { value: fn, writable: true, enumerable: enumerable, configurable: true });
+}
+function getter(proto, name, holder) {
+  const g = getOwnPropertyDescriptor(holder, name).get;
+  defineProperty(proto, name, { get: g, set: undefined, enumerable: true, configurable: true });
+}
+function tag(proto, name) {
+  defineProperty(proto, Symbol.toStringTag, { value: name, writable: false, enumerable: false, configurable: true });
+}
+
+method(TextEncoder.prototype, "encode", {
+  encode() {
+    encoderCheck(this);
+    const input = arguments.length > 0 && arguments[0] !== undefined ? `${arguments[0]}` : "";
+    const bytes = utf8Encode(input);
+    // A fresh Uint8Array of exactly the bytes (not a view of a larger
+    // buffer), as Node's.
+    if (len(bytes) === apply(abByteLength, apply(taBuffer, bytes, []), [])) return bytes;
+    const out = new Uint8(len(bytes));
+    apply(taSet, out, [bytes]);
+    return out;
+  },
+}.encode, true);
+method(TextEncoder.prototype, "encodeInto", {
+  encodeInto(src, dest) {
+    encoderCheck(this);
+    if (typeof src !== "string") {
+      throw nodeError(TypeErrorI, "ERR_INVALID_ARG_TYPE", "The \"src\" argument must be of type string." + received(src));
+    }
+    if (dest === null || typeof dest !== "object" || apply(taTag, dest, []) !== "Uint8Array") {
+      throw nodeError(TypeErrorI, "ERR_INVALID_ARG_TYPE", "The \"dest\" argument must be an instance of Uint8Array." + received(dest));
+    }
+    const room = len(dest);
+    // At most room code units can fit (each takes a byte or more); one
+    // more lets a surrogate pair at the edge be seen whole.
+    const part = src.length > room + 1 ? apply(strSliceI, src, [0, room + 1]) : src;
+    const bytes = utf8Encode(part);
+    let cut = len(bytes);
+    if (cut > room) {
+      cut = room;
+      while (cut > 0 && bytes[cut] >= 0x80 && bytes[cut] <= 0xbf) cut--;
+    }
+    apply(taSet, dest, [sub(bytes, 0, cut)]);
+    const read = cut === len(bytes) ? part.length : utf8Decode(sub(bytes, 0, cut), false).length;
+    return { read: read, written: cut };
+  },
+}.encodeInto, true);
+getter(TextEncoder.prototype, "encoding", {
+  get encoding() { encoderCheck(this); return "utf-8"; },
+});
+tag(TextEncoder.prototype, "TextEncoder");
+
+function invalidInput(arg) {
+  return nodeError(TypeErrorI, "ERR_INVALID_ARG_TYPE",
+    "The \"" + arg + "\" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.");
+}
+function invalidData(encoding) {
+  return nodeError(TypeErrorI, "ERR_ENCODING_INVALID_ENCODED_DATA", "The encoded data was not valid for encoding " + encoding);
+}
+
+// joined is the decoder's kept bytes followed by the new ones.
+function joined(d, bytes) {
+  if (len(d.pending) === 0) return bytes;
+  const all = new Uint8(len(d.pending) + len(bytes));
+  apply(taSet, all, [d.pending]);
+  apply(taSet, all, [bytes, len(d.pending)]);
+  return all;
+}
+
+function decodeWith(d, bytes, stream) {
+  let text;
+  if (d.encoding === "windows-1252") return windows1252Decode(bytes);
+  const all = joined(d, bytes);
+  if (d.encoding === "utf-8") {
+    const cut = stream ? incompleteTail(all) : len(all);
+    text = utf8Decode(sub(all, 0, cut), d.fatal);
+    d.pending = cut < len(all) ? apply(taSlice, all, [cut]) : new Uint8(0);
+  } else {
+    const r = utf16leDecode(all, d.fatal, stream);
+    if (r !== undefined) {
+      text = r.text;
+      d.pending = r.keep > 0 ? apply(taSlice, all, [len(all) - r.keep]) : new Uint8(0);
+    }
+  }
+  if (text === undefined) {
+    d.pending = new Uint8(0);
+    d.bomSeen = false;
+    throw invalidData(d.encoding);
+  }
+  if (!d.ignoreBOM && !d.bomSeen && text.length > 0) {
+    d.bomSeen = true;
+    if (apply(charCodeAt, text, [0]) === 0xfeff) text = apply(strSliceI, text, [1]);
+  }
+  if (!stream) d.bomSeen = false;
+  return text;
+}
+
+method(TextDecoder.prototype, "decode", {
+  decode() {
+    const d = decoderState(this);
+    const input = arguments.length > 0 ? arguments[0] : undefined;
+    const options = arguments.length > 1 && arguments[1] !== undefined ? arguments[1] : {};
+    if (d.fastPath && !(options !== null && options !== undefined && options.stream)) {
+      if (input === undefined) return "";
+      const bytes = viewOf(input);
+      if (bytes === undefined) throw invalidInput("list");
+      const text = utf8Decode(bytes, d.fatal);
+      if (text === undefined) throw invalidData("utf-8");
+      if (!d.ignoreBOM && text.length > 0 && apply(charCodeAt, text, [0]) === 0xfeff) return apply(strSliceI, text, [1]);
+      return text;
+    }
+    d.fastPath = false;
+    checkOptions(options);
+    const bytes = input === undefined ? new Uint8(0) : viewOf(input);
+    if (bytes === undefined) throw invalidInput("input");
+    return decodeWith(d, bytes, options !== null && !!options.stream);
+  },
+}.decode, true);
+getter(TextDecoder.prototype, "encoding", {
+  get encoding() { return decoderState(this).encoding; },
+});
+getter(TextDecoder.prototype, "fatal", {
+  get fatal() { return decoderState(this).fatal; },
+});
+getter(TextDecoder.prototype, "ignoreBOM", {
+  get ignoreBOM() { return decoderState(this).ignoreBOM; },
+});
+tag(TextDecoder.prototype, "TextDecoder");
+
+// atob and btoa are QuickJS-NG's natives, which decode and encode as
+// Node's do (TestAtobBtoaAsNode); only the messages of their errors are
+// Node's (lib/buffer.js): "Invalid character", or "The string to be
+// decoded is not correctly encoded." when the length is wrong.
+function missingInput() {
+  return nodeError(TypeErrorI, "ERR_MISSING_ARGS", "The \"input\" argument must be specified");
+}
+function invalidCharacter() { return new DOMExceptionI("Invalid character", "InvalidCharacterError"); }
+const base64Chars = /^[A-Za-z0-9+/=\t\n\f\r ]*$/;
+function atobError(s) {
+  if (!matches(base64Chars, s)) return invalidCharacter();
+  let count = 0, equals = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (isLabelSpace(c)) continue;
+    count++;
+    if (c === "=") {
+      if (++equals > 2) return invalidCharacter();
+    } else if (equals > 0) {
+      return invalidCharacter();
+    }
+  }
+  let rest = count % 4;
+  if (rest === 0) rest = (count - equals) % 4;
+  else if (equals > 0) return invalidCharacter();
+  if (rest === 1) return new DOMExceptionI("The string to be decoded is not correctly encoded.", "InvalidCharacterError");
+  return invalidCharacter();
+}
+const atobGlobal = builtin("atob", {
+  atob(input) {
+    if (arguments.length === 0) throw missingInput();
+    const s = `${input}`;
+    try {
+      return nativeAtob(s);
+    } catch (e) {
+      throw atobError(s);
+    }
+  },
+}.atob);
+const btoaGlobal = builtin("btoa", {
+  btoa(input) {
+    if (arguments.length === 0) throw missingInput();
+    const s = `${input}`;
+    if (matches(notLatin1, s)) throw invalidCharacter();
+    return nativeBtoa(s);
+  },
+}.btoa);
+
+defineGlobal("TextEncoder", TextEncoder, false);
+defineGlobal("TextDecoder", TextDecoder, false);
+defineGlobal("atob", atobGlobal, true);
+defineGlobal("btoa", btoaGlobal, true);
