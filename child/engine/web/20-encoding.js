@@ -58,6 +58,12 @@ function nodeError(Ctor, code, message) {
   defineProperty(e, "code", { value: code, writable: true, enumerable: true, configurable: true });
   return e;
 }
+// text converts as a template literal does, with V8's message for a
+// symbol (QuickJS-NG words it differently).
+function text(v) {
+  if (typeof v === "symbol") throw new TypeErrorI("Cannot convert a Symbol value to a string");
+  return `${v}`;
+}
 // received describes a wrong argument as Node's messages do.
 function received(v) {
   if (v === null || v === undefined) return " Received " + v;
@@ -304,7 +310,7 @@ function utf16leDecode(bytes, fatal, stream) {
 }
 
 web.bytes = freeze({
-  nodeError: nodeError, received: received, viewOf: viewOf, latin1Of: latin1Of, bytesOfLatin1: bytesOfLatin1,
+  nodeError: nodeError, text: text, received: received, viewOf: viewOf, latin1Of: latin1Of, bytesOfLatin1: bytesOfLatin1,
   utf8Encode: utf8Encode, utf8Decode: utf8Decode, sink: sink, put: put, taken: taken, matches: matches,
   sub: sub, len: len, notLatin1: notLatin1, unitsToString: unitsToString,
   toBase64: toBase64, fromBase64: fromBase64, toHex: toHex, fromHex: fromHex, base64Out: base64Out,
@@ -361,7 +367,7 @@ function TextEncoder() {
 }
 function TextDecoder() {
   if (new.target === undefined) throw new TypeErrorI("Class constructor TextDecoder cannot be invoked without 'new'");
-  const label = arguments.length > 0 && arguments[0] !== undefined ? `${arguments[0]}` : "utf-8";
+  const label = arguments.length > 0 && arguments[0] !== undefined ? text(arguments[0]) : "utf-8";
   const options = arguments.length > 1 && arguments[1] !== undefined ? arguments[1] : {};
   checkOptions(options);
   const encoding = encodingOf(label);
@@ -394,7 +400,7 @@ function tag(proto, name) {
 method(TextEncoder.prototype, "encode", {
   encode() {
     encoderCheck(this);
-    const input = arguments.length > 0 && arguments[0] !== undefined ? `${arguments[0]}` : "";
+    const input = arguments.length > 0 && arguments[0] !== undefined ? text(arguments[0]) : "";
     const bytes = utf8Encode(input);
     // A fresh Uint8Array of exactly the bytes (not a view of a larger
     // buffer), as Node's.
@@ -538,27 +544,24 @@ function atobError(s) {
   if (rest === 1) return new DOMExceptionI("The string to be decoded is not correctly encoded.", "InvalidCharacterError");
   return invalidCharacter();
 }
-const atobGlobal = builtin("atob", {
-  atob(input) {
-    if (arguments.length === 0) throw missingInput();
-    const s = `${input}`;
-    try {
-      return nativeAtob(s);
-    } catch (e) {
-      throw atobError(s);
-    }
-  },
-}.atob);
-const btoaGlobal = builtin("btoa", {
-  btoa(input) {
-    if (arguments.length === 0) throw missingInput();
-    const s = `${input}`;
-    if (matches(notLatin1, s)) throw invalidCharacter();
-    return nativeBtoa(s);
-  },
-}.btoa);
+// Plain functions, as Node's (with a prototype).
+function atob(input) {
+  if (arguments.length === 0) throw missingInput();
+  const s = text(input);
+  try {
+    return nativeAtob(s);
+  } catch (e) {
+    throw atobError(s);
+  }
+}
+function btoa(input) {
+  if (arguments.length === 0) throw missingInput();
+  const s = text(input);
+  if (matches(notLatin1, s)) throw invalidCharacter();
+  return nativeBtoa(s);
+}
 
 defineGlobal("TextEncoder", TextEncoder, false);
 defineGlobal("TextDecoder", TextDecoder, false);
-defineGlobal("atob", atobGlobal, true);
-defineGlobal("btoa", btoaGlobal, true);
+defineGlobal("atob", atob, true);
+defineGlobal("btoa", btoa, true);
