@@ -77,7 +77,7 @@ function received(v) {
   }
   let shown;
   if (typeof v === "string") {
-    shown = v.length > 28 ? "'" + apply(strSliceI, v, [0, 25]) + "'..." : "'" + v + "'";
+    shown = "'" + v + "'";
   } else if (typeof v === "bigint") {
     shown = StringIntrinsic(v) + "n";
   } else if (typeof v === "number" && v === 0 && 1 / v < 0) {
@@ -85,6 +85,7 @@ function received(v) {
   } else {
     shown = StringIntrinsic(v);
   }
+  if (shown.length > 28) shown = apply(strSliceI, shown, [0, 25]) + "...";
   return " Received type " + typeof v + " (" + shown + ")";
 }
 
