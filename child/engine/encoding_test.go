@@ -64,6 +64,7 @@ func compareCases(t *testing.T, setup string, cases []string) {
 	if len(g) != len(cases) || len(w) != len(cases) {
 		t.Fatalf("%d cases, warden answered %d, node %d", len(cases), len(g), len(w))
 	}
+	t.Logf("%d cases compared with Node", len(cases))
 	for i, c := range cases {
 		if compactJSON(g[i]) != compactJSON(w[i]) {
 			t.Errorf("case %s\nwarden: %s\n  node: %s", c, clip(g[i]), clip(w[i]))
@@ -373,4 +374,193 @@ const latin1 = typeof Buffer === "function" ? buf.toString("latin1") : "";
 			b.ReportMetric(total/float64(b.N), "guest-ms/op")
 		})
 	}
+}
+
+// bufferSetup gives the Buffer cases their data.
+const bufferSetup = `const all = Buffer.from(Array.from({length: 256}, (_, i) => i));
+const hello = () => Buffer.from("héllo wörld");
+const ints = () => Buffer.from([0x01, 0x82, 0xff, 0x7f, 0x80, 0x00, 0xfe]);
+const ab = new Uint8Array([10, 20, 30, 40, 50]).buffer;
+`
+
+func TestBufferFromAsNode(t *testing.T) {
+	cases := []string{
+		"Buffer.from([1, 2, 256, -1, 3.7, '4', 'x'])",
+		"Buffer.from({length: 2, 0: 1, 1: 2})",
+		"Buffer.from({length: '2', 0: 1})",
+		"Buffer.from({type: 'Buffer', data: [1, 2]})",
+		"Buffer.from(new Uint16Array([1, 258]))",
+		"(() => { const a = Buffer.from([1, 2]); const c = Buffer.from(a); a[0] = 9; return [a, c]; })()",
+		"(() => { const a = new Uint8Array([1, 2]); const c = Buffer.from(a); a[0] = 9; return c; })()",
+		"(() => { const c = Buffer.from(ab, 1, 2); new Uint8Array(ab)[1] = 99; return [c, c.byteOffset, c.buffer === ab]; })()",
+		"Buffer.from(ab, 1)", "Buffer.from(ab, '1')", "Buffer.from(ab, NaN, 2)", "Buffer.from(ab, 2, -1)",
+		"Buffer.from(ab, 6)", "Buffer.from(ab, 0, 10)",
+		"Buffer.from(5)", "Buffer.from(null)", "Buffer.from(undefined)", "Buffer.from(true)", "Buffer.from(() => 1)",
+		"Buffer.from(new String('abc'))", "Buffer.from({valueOf() { return 'abc'; }})",
+		"Buffer.from({[Symbol.toPrimitive]() { return 'xyz'; }})", "Buffer.from({})",
+		"Buffer.from('abc', 'xx')", "Buffer.from('abc', 5)", "Buffer.from('', 'xx')", "Buffer.from('abc', '')",
+		"Buffer.from('€', 'UTF-8')", "Buffer.from('\\ud800x')", "Buffer.from('a\\ud83d\\ude00\\udc00')",
+		"Buffer(3)", "new Buffer('ab')", "Buffer(3, 'utf8')", "Buffer.of(1, 2, 300)",
+	}
+	for _, s := range []string{`""`, `"abc"`, `"héllo"`, `"€😀"`, `"ÿ\u0100"`, `"\u0000\u007f\u0080"`} {
+		for _, enc := range []string{"utf8", "latin1", "binary", "ascii", "ucs2", "utf16le"} {
+			cases = append(cases, fmt.Sprintf("Buffer.from(%s, %q)", s, enc))
+		}
+	}
+	for _, s := range []string{`"00ff7fAB"`, `"abz"`, `"a"`, `"zz"`, `"\u0161b"`, `"0g12"`, `" 12"`, `"1234567"`} {
+		cases = append(cases, fmt.Sprintf("Buffer.from(%s, 'hex')", s))
+	}
+	for _, s := range []string{
+		`"aGVsbG8="`, `"aGVsbG8"`, `"aGV sbG8=\n"`, `"YW*Jj"`, `"YQ==YWJj"`, `"-_-_"`, `"+/+/"`, `"+/-_"`, `"YQ="`, `"Y"`,
+		`"YQ"`, `"Y\u0141=="`, `"=YWJj"`, `"YWJj===="`, `"\tYWJj\r\n"`, `"YR=="`,
+	} {
+		cases = append(cases, fmt.Sprintf("Buffer.from(%s, 'base64')", s), fmt.Sprintf("Buffer.from(%s, 'base64url')", s))
+	}
+	compareCases(t, bufferSetup, cases)
+}
+
+func TestBufferToStringAsNode(t *testing.T) {
+	cases := []string{
+		"hello().toString()", "hello().toString(undefined, 1, 3)", "hello().toString('utf8', 1, 2)",
+		"hello().toString('hex', -1, 100)", "hello().toString('utf8', 1.5, 3.7)", "hello().toString('utf8', 5, 2)",
+		"hello().toString('utf8', NaN, '3')", "hello().toString('xx')", "hello().toString(5)", "hello().toString(null)",
+		"hello().toString('UTF8')", "hello().toLocaleString('hex')", "Buffer.from([0xe2, 0x82]).toString()",
+		"Buffer.from([0xc0, 0x80, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80, 0xff]).toString()",
+		"Buffer.from([0xe2, 0x82, 0xac]).toString('utf8', 0, 2)", "Buffer.from([0x41, 0x00, 0x42]).toString('ucs2')",
+		"Buffer.from([0x3d, 0xd8]).toString('utf16le')", "Buffer.alloc(0).toString('base64')",
+		"Buffer.from([0xfb, 0xff]).toString('base64')", "Buffer.from([0xfb, 0xff]).toString('base64url')",
+		"Buffer.from([0x80, 0xff, 0x41]).toString('ascii')", "Buffer.from([0x80, 0xff, 0x41]).toString('latin1')",
+		"sum(Buffer.from(hello().toString('hex').repeat(3000), 'hex'))",
+		"Buffer.from('é€😀'.repeat(20000)).toString().length",
+		"Buffer.from('a'.repeat(40000) + '€').toString('utf8', 39999)",
+	}
+	for _, enc := range []string{"utf8", "hex", "base64", "base64url", "latin1", "binary", "ascii", "ucs2", "utf16le"} {
+		cases = append(cases,
+			fmt.Sprintf("all.toString(%q)", enc),
+			fmt.Sprintf("Buffer.from(all.toString(%q), %q)", enc, enc),
+			fmt.Sprintf("Buffer.from(hello().toString(%q), %q).equals(hello())", enc, enc),
+			fmt.Sprintf("Buffer.byteLength(all.toString(%q), %q)", enc, enc))
+	}
+	compareCases(t, bufferSetup, cases)
+}
+
+func TestBufferMethodsAsNode(t *testing.T) {
+	compareCases(t, bufferSetup, []string{
+		// alloc
+		"Buffer.alloc(0)", "Buffer.alloc(3)", "Buffer.alloc(3, 1)", "Buffer.alloc(5, 'ab')", "Buffer.alloc(5, 'abc', 'utf8')",
+		"Buffer.alloc(4, 'aGk=', 'base64')", "Buffer.alloc(4, 'zz', 'hex')", "Buffer.alloc(3, '')", "Buffer.alloc(2, 257)",
+		"Buffer.alloc(2, -1)", "Buffer.alloc(2, true)", "Buffer.alloc(5, Buffer.from([1, 2]))", "Buffer.alloc(-1)",
+		"Buffer.alloc('5')", "Buffer.alloc(1.5)", "Buffer.alloc(NaN)", "Buffer.alloc(2 ** 33)", "Buffer.alloc(3, 'é', 'latin1')",
+		"Buffer.allocUnsafe(3).length", "Buffer.allocUnsafe(-1)", "Buffer.allocUnsafeSlow(2).length", "Buffer.alloc(3, 'a', 'xx')",
+		// concat, byteLength, isBuffer, isEncoding, compare
+		"Buffer.concat([])", "Buffer.concat([Buffer.from('ab'), Buffer.from('cd')])", "Buffer.concat([Buffer.from('ab'), Buffer.from('cd')], 3)",
+		"Buffer.concat([Buffer.from('ab'), new Uint8Array([9])], 5)", "Buffer.concat(5)", "Buffer.concat([5])",
+		"Buffer.concat([Buffer.from('ab')], -1)", "Buffer.concat([Buffer.from('ab')], 1.5)", "Buffer.concat([Buffer.from('a'), 'b'])",
+		"Buffer.byteLength('héllo')", "Buffer.byteLength('€', 'utf16le')", "Buffer.byteLength('aGk=', 'base64')",
+		"Buffer.byteLength('abc', 'hex')", "Buffer.byteLength('\\ud800')", "Buffer.byteLength(new Uint16Array(3))",
+		"Buffer.byteLength(new ArrayBuffer(5))", "Buffer.byteLength(5)", "Buffer.byteLength('abc', 'xx')", "Buffer.byteLength('', 'hex')",
+		"Buffer.byteLength('é', 'ASCII')", "Buffer.byteLength('aGk', 'base64url')",
+		"[Buffer.isBuffer(Buffer.alloc(1)), Buffer.isBuffer(new Uint8Array(1)), Buffer.isBuffer('x'), Buffer.isBuffer(null)]",
+		"['utf8', 'UTF-8', 'ucs2', 'Ucs-2', 'utf16le', 'utf-16le', 'latin1', 'binary', 'base64', 'base64url', 'hex', 'ascii', '', 'xx', 5, null, undefined, 'utf16', 'latin-1'].map((e) => Buffer.isEncoding(e))",
+		"[Buffer.compare(Buffer.from('a'), Buffer.from('b')), Buffer.compare(Buffer.from('b'), Buffer.from('a')), Buffer.compare(Buffer.from('ab'), Buffer.from('a')), Buffer.compare(all, all)]",
+		"Buffer.compare(Buffer.from('a'), 'x')", "Buffer.compare(new Uint8Array([1]), Buffer.from([1, 0]))",
+		// equals, compare
+		"[hello().equals(hello()), hello().equals(Buffer.from('x')), hello().equals(new Uint8Array(hello()))]", "hello().equals('x')",
+		"Buffer.from('abc').compare(Buffer.from('abd'))", "Buffer.from('abc').compare(Buffer.from('xbcx'), 1, 3, 1)",
+		"Buffer.from('abc').compare(Buffer.from('abc'), 0, 3, 0, 2)", "Buffer.from('abc').compare(Buffer.from('abc'), 2, 2)",
+		"Buffer.from('abc').compare(Buffer.from('abc'), 0, 9)", "Buffer.from('abc').compare(Buffer.from('abc'), -1)",
+		"Buffer.from('abc').compare(Buffer.from('abc'), 0, 3, 2, 1)", "Buffer.from('abc').compare('abc')",
+		"Buffer.from('abc').compare(Buffer.from('abc'), 5, 6)",
+		// views
+		"(() => { const a = hello(); const s = a.slice(1, 3); s[0] = 0x41; return [a, s, s instanceof Buffer]; })()",
+		"(() => { const a = hello(); const s = a.subarray(-3); s[0] = 0x41; return [a.toString(), s.toString()]; })()",
+		"[hello().slice(1.5, 3.9).toString(), hello().slice('1', '3').toString(), hello().slice(5, 2).length, hello().slice(-100, 2).toString()]",
+		"Buffer.from(new ArrayBuffer(8)).subarray(2).byteOffset",
+		// toJSON
+		"JSON.stringify(Buffer.from('ab'))", "Buffer.from('ab').toJSON()", "JSON.stringify({b: Buffer.alloc(0)})",
+		"Buffer.from(JSON.parse(JSON.stringify(hello()))).toString()",
+		// write
+		"(() => { const a = Buffer.alloc(5); return [a.write('abc'), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('abc', 1), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('abc', 1, 1), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('héllo', 0, 2), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('a€', 2), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('abcd', 'hex'), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('abcd', 1, 'hex'), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('aGVsbG8=', 'base64'), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('ab', 0, 3, 'ucs2'), a]; })()",
+		"(() => { const a = Buffer.alloc(5); return [a.write('😀😀'), a]; })()",
+		"Buffer.alloc(5).write('abc', 10)", "Buffer.alloc(5).write('abc', 1.5)", "Buffer.alloc(5).write('abc', 0, -1)",
+		"Buffer.alloc(5).write('abc', 'xx')", "Buffer.alloc(5).write(5)", "Buffer.alloc(5).write('abc', 0, 10)",
+		// fill
+		"Buffer.alloc(5).fill(1)", "Buffer.alloc(5).fill('ab')", "Buffer.alloc(5).fill('ab', 1)", "Buffer.alloc(5).fill('ab', 1, 4)",
+		"Buffer.alloc(7).fill('€')", "Buffer.alloc(5).fill('aGk=', 'base64')", "Buffer.alloc(5).fill('zz', 'hex')",
+		"Buffer.alloc(5).fill(Buffer.from([1, 2]), 1)", "Buffer.alloc(3).fill(257)", "Buffer.alloc(3).fill(-1)",
+		"Buffer.alloc(3).fill(true)", "Buffer.alloc(3).fill({})", "Buffer.alloc(3).fill('a', 0, 10)", "Buffer.alloc(3).fill('a', 'xx')",
+		"Buffer.alloc(3).fill(7, 2, 1)", "Buffer.alloc(3).fill('é', 'latin1')", "Buffer.alloc(5).fill('é')",
+		"Buffer.alloc(3).fill('a', 0, 1, 5)", "Buffer.alloc(3).fill(1, -1)", "Buffer.alloc(3).fill(1, '1')",
+		"Buffer.alloc(3).fill('')", "Buffer.alloc(3).fill(new Uint8Array(0))", "sum(Buffer.alloc(100000).fill('abc'))",
+		// indexOf, includes
+		"[hello().indexOf('l'), hello().indexOf('l', 4), hello().indexOf('l', -3), hello().indexOf('lo'), hello().indexOf(0x6c)]",
+		"[hello().indexOf(0x16c), hello().indexOf(Buffer.from('wö')), hello().indexOf(''), hello().indexOf('', 100), hello().indexOf('x')]",
+		"[hello().indexOf('é'), hello().indexOf('é', 'latin1'), hello().indexOf('l', 3.9), hello().indexOf('l', -100), hello().indexOf('l', 100)]",
+		"[hello().indexOf('6c', 'hex'), hello().indexOf(new Uint8Array([0x6f])), Buffer.alloc(0).indexOf('a'), Buffer.alloc(0).indexOf('')]",
+		"hello().indexOf({})", "hello().indexOf('l', '1')", "hello().indexOf('l', 0, 'xx')",
+		"[hello().includes('wö'), hello().includes('x'), hello().includes(0x68), hello().includes('h', 1), hello().includes('h', null)]",
+		// copy
+		"(() => { const t = Buffer.alloc(5); return [hello().copy(t), t]; })()",
+		"(() => { const t = Buffer.alloc(5); return [hello().copy(t, 1), t]; })()",
+		"(() => { const t = Buffer.alloc(5); return [hello().copy(t, 0, 1, 3), t]; })()",
+		"(() => { const t = Buffer.alloc(5); return [hello().copy(t, 10), t]; })()",
+		"(() => { const t = Buffer.alloc(5); return [hello().copy(t, 1.5, '1'), t]; })()",
+		"(() => { const t = Buffer.alloc(5); return [hello().copy(t, 0, 2, 1), t]; })()",
+		"(() => { const t = new Uint8Array(3); return [hello().copy(t), t]; })()",
+		"(() => { const a = Buffer.from('abcdef'); a.copy(a, 2, 0, 4); return a.toString(); })()",
+		"hello().copy(Buffer.alloc(5), -1)", "hello().copy(Buffer.alloc(5), 0, 100)", "hello().copy(Buffer.alloc(5), 0, 0, -1)",
+		"hello().copy('x')",
+		// Buffer's shape
+		"[Object.getPrototypeOf(Buffer) === Uint8Array, Object.getPrototypeOf(Buffer.prototype) === Uint8Array.prototype, Buffer.prototype.constructor === Buffer]",
+		"[Buffer.name, Buffer.length, Buffer.poolSize, Buffer.from.length, Buffer.alloc.length, typeof Buffer.of]",
+		"[Buffer.prototype.readUint8 === Buffer.prototype.readUInt8, Buffer.prototype.toLocaleString === Buffer.prototype.toString]",
+		"[hello().map((x) => x + 1) instanceof Buffer, hello().filter((x) => x > 0x6c).toString(), Buffer.from('ab') instanceof Uint8Array]",
+		"Object.prototype.toString.call(Buffer.alloc(1))", "Object.getOwnPropertyDescriptor(globalThis, 'Buffer').enumerable",
+		"['from', 'alloc', 'concat', 'byteLength', 'isBuffer', 'isEncoding', 'compare', 'poolSize'].map((k) => Object.getOwnPropertyDescriptor(Buffer, k).enumerable)",
+		"['toString', 'equals', 'write', 'readUInt8', 'slice'].map((k) => Object.getOwnPropertyDescriptor(Buffer.prototype, k).enumerable)",
+	})
+}
+
+func TestBufferIntegersAsNode(t *testing.T) {
+	var cases []string
+	for _, m := range []string{"readUInt8", "readUInt16LE", "readUInt16BE", "readUInt32LE", "readUInt32BE",
+		"readInt8", "readInt16LE", "readInt16BE", "readInt32LE", "readInt32BE"} {
+		cases = append(cases,
+			fmt.Sprintf("[0, 1, 2, 3].map((o) => { try { return ints().%s(o); } catch (e) { return e.message; } })", m),
+			fmt.Sprintf("ints().%s()", m),
+			fmt.Sprintf("ints().%s(6)", m),
+			fmt.Sprintf("ints().%s(1.5)", m),
+			fmt.Sprintf("ints().%s('1')", m),
+			fmt.Sprintf("ints().%s(-1)", m),
+			fmt.Sprintf("Buffer.alloc(0).%s()", m))
+	}
+	for _, w := range []struct{ m, values string }{
+		{"writeUInt8", "[0, 255, 256, -1, 1.5, '7', NaN]"},
+		{"writeUInt16LE", "[0, 0xffff, 0x10000, -1, 0x1234]"},
+		{"writeUInt16BE", "[0x1234, 0x10000]"},
+		{"writeUInt32LE", "[0xdeadbeef, 2 ** 32, -1]"},
+		{"writeUInt32BE", "[0xdeadbeef, 2 ** 32]"},
+		{"writeInt8", "[-128, 127, 128, -129, -1]"},
+		{"writeInt16LE", "[-32768, 32767, 40000, -1]"},
+		{"writeInt16BE", "[-2, 32768]"},
+		{"writeInt32LE", "[-1, 2 ** 31, -(2 ** 31), 2 ** 31 - 1]"},
+		{"writeInt32BE", "[-2, 2 ** 31]"},
+	} {
+		cases = append(cases,
+			fmt.Sprintf("%s.map((v) => { const a = Buffer.alloc(6); try { return [a.%s(v, 1), a]; } catch (e) { return [e.name, e.code, e.message]; } })", w.values, w.m),
+			fmt.Sprintf("Buffer.alloc(4).%s(1, 4)", w.m),
+			fmt.Sprintf("Buffer.alloc(4).%s(1, 1.5)", w.m),
+			fmt.Sprintf("Buffer.alloc(4).%s(1, '0')", w.m),
+			fmt.Sprintf("Buffer.alloc(1).%s(1)", w.m))
+	}
+	cases = append(cases, "(() => { const a = Buffer.alloc(8); a.writeInt32BE(-123456, 0); a.writeUInt16LE(0xbeef, 4); return [a.readInt32BE(0), a.readUInt16LE(4), a.readUint16LE(4)]; })()")
+	compareCases(t, bufferSetup, cases)
 }

@@ -385,7 +385,10 @@ function fillBuffer(buf, value, offset, end, encoding) {
     return buf;
   }
   if (len(pattern) === 0) {
-    throw nodeError(TypeErrorI, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid." + received(value));
+    // Node shows the value as util.inspect does: a string quoted, an
+    // empty view as its type and "(0) []".
+    const shown = typeof value === "string" ? "'" + value + "'" : (apply(taTag, value, []) || "DataView") + "(0) []";
+    throw nodeError(TypeErrorI, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid. Received " + shown);
   }
   // Doubling copies fill a megabyte in a few dozen set calls.
   const n = end - offset;
@@ -617,7 +620,7 @@ const methods = {
     return { type: "Buffer", data: data };
   },
   write(string, offset, length, encoding) {
-    if (typeof string !== "string") throw typeError("argument", "of type string", string);
+    if (typeof string !== "string") throw nodeError(TypeErrorI, "ERR_INVALID_ARG_TYPE", "argument must be a string");
     if (offset === undefined) return writeString(this, string, 0, len(this), "utf8");
     if (length === undefined && typeof offset === "string") {
       encoding = offset;
