@@ -290,6 +290,11 @@ func TestGlobals(t *testing.T) {
 	// The web platform's globals (child/engine/web), one per line.
 	webGlobals := []string{
 		"DOMException",
+		"TextEncoder",
+		"TextDecoder",
+		"atob",
+		"btoa",
+		"Buffer",
 	}
 	allowed["globalThis"] = append(allowed["globalThis"], webGlobals...)
 	for k, v := range allowed {

@@ -45,10 +45,13 @@ const decodeURI = decodeURIComponent;
 const fromCharCode = String.fromCharCode;
 const charCodeAt = String.prototype.charCodeAt;
 const strSliceI = String.prototype.slice;
+const strIndexOf = String.prototype.indexOf;
 const toLowerCase = String.prototype.toLowerCase;
 const toWellFormed = String.prototype.toWellFormed;
 const reExec = RegExp.prototype.exec;
 const DOMExceptionI = web.DOMException;
+const domProto = DOMExceptionI.prototype;
+function isDOMException(e) { return e !== null && typeof e === "object" && getPrototypeOf(e) === domProto; }
 const base64Options = freeze({ alphabet: "base64", lastChunkHandling: "loose" });
 const base64Out = freeze({ alphabet: "base64" });
 
@@ -122,7 +125,8 @@ function latin1Of(bytes) {
   if (len(bytes) === 0) return "";
   return nativeAtob(apply(toBase64, bytes, [base64Out]));
 }
-// bytesOfLatin1 turns a string of chars below U+0100 into bytes.
+// bytesOfLatin1 turns a string of chars below U+0100 into bytes (btoa
+// throws a DOMException for any other).
 function bytesOfLatin1(s) {
   if (s.length === 0) return new Uint8(0);
   return apply(fromBase64, Uint8, [nativeBtoa(s), base64Options]);
@@ -144,23 +148,29 @@ function put(k, chunk) {
 }
 function taken(k) { return sub(k.bytes, 0, k.n); }
 
+// Natives work on chunks of this many bytes or code units, so that
+// their temporary strings (encodeURIComponent's are up to nine times
+// the input) stay small next to the memory limit.
 const CHUNK = 32768;
-const nonASCII = /[^\x00-\x7f]/;
-const notLatin1 = /[^\x00-\xff]/;
-const highBytes = /[\x80-\xff]/;
+
+// isASCII: unescape(encodeURIComponent(s)) is s again exactly when s is
+// ASCII (any other char becomes two or more). Both natives are among
+// QuickJS-NG's fast ones here; a regular expression scans several times
+// slower, btoa and escape more still. s has no lone surrogate.
+function isASCII(s) { return unescapeI(encodeURI(s)).length === s.length; }
 
 // utf8Encode: lone surrogates become U+FFFD, as TextEncoder's encode and
 // Buffer.from(string) do.
 function utf8Encode(input) {
   const s = apply(toWellFormed, input, []);
-  if (!matches(nonASCII, s)) return bytesOfLatin1(s);
+  if (s.length <= CHUNK) return bytesOfLatin1(unescapeI(encodeURI(s)));
   const k = sink(s.length + 16);
   for (let i = 0; i < s.length;) {
     let j = i + CHUNK < s.length ? i + CHUNK : s.length;
     const last = apply(charCodeAt, s, [j - 1]);
     if (j < s.length && last >= 0xd800 && last <= 0xdbff) j--;
     const part = apply(strSliceI, s, [i, j]);
-    put(k, bytesOfLatin1(matches(nonASCII, part) ? unescapeI(encodeURI(part)) : part));
+    put(k, bytesOfLatin1(unescapeI(encodeURI(part))));
     i = j;
   }
   return taken(k);
@@ -249,7 +259,7 @@ function utf8Decode(bytes, fatal) {
     let j = i + CHUNK < n ? i + CHUNK : n;
     for (let back = 0; j < n && back < 3 && bytes[j] >= 0x80 && bytes[j] <= 0xbf; back++) j--;
     const l1 = latin1Of(sub(bytes, i, j));
-    if (!matches(highBytes, l1)) { out += l1; i = j; continue; }
+    if (isASCII(l1)) { out += l1; i = j; continue; }
     let s;
     try { s = decodeURI(escapeI(l1)); } catch (e) { s = undefined; }
     if (s === undefined) {
@@ -265,10 +275,12 @@ function utf8Decode(bytes, fatal) {
 // windows-1252's bytes 0x80-0x9F (the rest map to U+0000-U+00FF).
 const cp1252 = [0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
   0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178];
-const c1Bytes = /[\x80-\x9f]/;
 function windows1252Decode(bytes) {
   const s = latin1Of(bytes);
-  if (!matches(c1Bytes, s)) return s;
+  // U+0080-U+009F are the only chars encodeURIComponent makes %C2%8x
+  // and %C2%9x.
+  const u = encodeURI(s);
+  if (apply(strIndexOf, u, ["%C2%8"]) < 0 && apply(strIndexOf, u, ["%C2%9"]) < 0) return s;
   const n = len(bytes), units = new Uint16(n);
   for (let i = 0; i < n; i++) {
     const b = bytes[i];
@@ -312,8 +324,8 @@ function utf16leDecode(bytes, fatal, stream) {
 
 web.bytes = freeze({
   nodeError: nodeError, text: text, received: received, viewOf: viewOf, latin1Of: latin1Of, bytesOfLatin1: bytesOfLatin1,
-  utf8Encode: utf8Encode, utf8Decode: utf8Decode, sink: sink, put: put, taken: taken, matches: matches,
-  sub: sub, len: len, notLatin1: notLatin1, unitsToString: unitsToString,
+  utf8Encode: utf8Encode, utf8Decode: utf8Decode, sink: sink, put: put, taken: taken,
+  sub: sub, len: len, isASCII: isASCII, isDOMException: isDOMException, unitsToString: unitsToString,
   toBase64: toBase64, fromBase64: fromBase64, toHex: toHex, fromHex: fromHex, base64Out: base64Out,
 });
 
@@ -552,14 +564,17 @@ function atob(input) {
   try {
     return nativeAtob(s);
   } catch (e) {
-    throw atobError(s);
+    throw isDOMException(e) ? atobError(s) : e;
   }
 }
 function btoa(input) {
   if (arguments.length === 0) throw missingInput();
   const s = text(input);
-  if (matches(notLatin1, s)) throw invalidCharacter();
-  return nativeBtoa(s);
+  try {
+    return nativeBtoa(s);
+  } catch (e) {
+    throw isDOMException(e) ? invalidCharacter() : e;
+  }
 }
 
 defineGlobal("TextEncoder", TextEncoder, false);

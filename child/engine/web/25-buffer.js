@@ -115,7 +115,7 @@ function normalized(encoding) {
 // The bytes of a string in an encoding (what Buffer.from writes).
 function lowByte(s, i) { return apply(charCodeAt, s, [i]) & 0xff; }
 function latin1Bytes(s) {
-  if (!b.matches(b.notLatin1, s)) return b.bytesOfLatin1(s);
+  try { return b.bytesOfLatin1(s); } catch (e) { if (!b.isDOMException(e)) throw e; }
   const out = new Uint8(s.length);
   for (let i = 0; i < s.length; i++) out[i] = lowByte(s, i);
   return out;
@@ -135,9 +135,10 @@ function unhex(c) {
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
   return -1;
 }
-const hexOnly = /^(?:[0-9a-fA-F]{2})*$/;
 function hexBytes(s) {
-  if (b.matches(hexOnly, s)) return apply(fromHex, Uint8, [s]);
+  // The native decoder takes even-length hex; Node's reads up to the
+  // first pair that is not hex.
+  try { return apply(fromHex, Uint8, [s]); } catch (e) { /* odd length or not hex */ }
   const out = new Uint8(s.length >>> 1);
   let i = 0;
   for (; i < len(out); i++) {
@@ -217,7 +218,7 @@ function decode(bytes, enc) {
     case "latin1": return b.latin1Of(bytes);
     case "ascii": {
       const s = b.latin1Of(bytes);
-      if (!b.matches(/[\x80-\xff]/, s)) return s;
+      if (b.isASCII(s)) return s;
       const units = new Uint16Array(len(bytes));
       for (let i = 0; i < len(bytes); i++) units[i] = bytes[i] & 0x7f;
       return b.unitsToString(units);
