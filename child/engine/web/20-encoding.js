@@ -254,14 +254,17 @@ function utf8Slow(bytes, fatal) {
 // chunk that is not. It returns undefined for fatal input.
 function utf8Decode(bytes, fatal) {
   const n = len(bytes);
-  let out = "";
+  let out = "", ascii = true;
   for (let i = 0; i < n;) {
     let j = i + CHUNK < n ? i + CHUNK : n;
     for (let back = 0; j < n && back < 3 && bytes[j] >= 0x80 && bytes[j] <= 0xbf; back++) j--;
     const l1 = latin1Of(sub(bytes, i, j));
-    if (isASCII(l1)) { out += l1; i = j; continue; }
+    // The ASCII test pays off while the chunks are ASCII; after one that
+    // is not, the next goes straight to the decoder.
+    if (ascii && isASCII(l1)) { out += l1; i = j; continue; }
     let s;
     try { s = decodeURI(escapeI(l1)); } catch (e) { s = undefined; }
+    ascii = s !== undefined && s.length === l1.length;
     if (s === undefined) {
       const rest = utf8Slow(sub(bytes, i, n), fatal);
       return rest === undefined ? undefined : out + rest;
