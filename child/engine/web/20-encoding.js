@@ -132,6 +132,35 @@ function bytesOfLatin1(s) {
   return apply(fromBase64, Uint8, [nativeBtoa(s), base64Options]);
 }
 
+// A text built from chunks: concatenated in a balanced tree, each char
+// is copied O(log n) times. A running += is as fast while QuickJS-NG can
+// append in place (room left in the allocation, one char width), but
+// copies all the text so far for every chunk when it cannot, as when
+// wide and narrow chunks alternate. The parts live in objects without a
+// prototype, out of reach of Array.prototype setters.
+function textSink() { return { parts: { __proto__: null }, levels: { __proto__: null }, n: 0 }; }
+function addText(k, s) {
+  let level = 0;
+  while (k.n > 0 && k.levels[k.n - 1] === level) {
+    s = k.parts[k.n - 1] + s;
+    k.parts[k.n - 1] = undefined;
+    k.n--;
+    level++;
+  }
+  k.parts[k.n] = s;
+  k.levels[k.n] = level;
+  k.n++;
+}
+function textOf(k) {
+  let s = "";
+  while (k.n > 0) {
+    k.n--;
+    s = k.parts[k.n] + s;
+    k.parts[k.n] = undefined;
+  }
+  return s;
+}
+
 // A growable byte sink, for results built from chunks.
 function sink(capacity) { return { bytes: new Uint8(capacity), n: 0 }; }
 function put(k, chunk) {
@@ -219,9 +248,10 @@ function incompleteTail(bytes) {
 function utf8Slow(bytes, fatal) {
   const n = len(bytes);
   const units = new Uint16(8192);
-  let u = 0, out = "";
+  let u = 0;
+  const out = textSink();
   for (let i = 0; i < n;) {
-    if (u > 8188) { out += apply(fromCharCode, undefined, sub(units, 0, u)); u = 0; }
+    if (u > 8188) { addText(out, apply(fromCharCode, undefined, sub(units, 0, u))); u = 0; }
     const b = bytes[i];
     if (b < 0x80) { units[u++] = b; i++; continue; }
     const need = seqLength(b);
@@ -246,7 +276,8 @@ function utf8Slow(bytes, fatal) {
     }
     i = j;
   }
-  return out + apply(fromCharCode, undefined, sub(units, 0, u));
+  addText(out, apply(fromCharCode, undefined, sub(units, 0, u)));
+  return textOf(out);
 }
 
 // utf8Decode decodes complete input (no unfinished tail kept), natively
@@ -254,25 +285,28 @@ function utf8Slow(bytes, fatal) {
 // chunk that is not. It returns undefined for fatal input.
 function utf8Decode(bytes, fatal) {
   const n = len(bytes);
-  let out = "", ascii = true;
+  const out = textSink();
+  let ascii = true;
   for (let i = 0; i < n;) {
     let j = i + CHUNK < n ? i + CHUNK : n;
     for (let back = 0; j < n && back < 3 && bytes[j] >= 0x80 && bytes[j] <= 0xbf; back++) j--;
     const l1 = latin1Of(sub(bytes, i, j));
     // The ASCII test pays off while the chunks are ASCII; after one that
     // is not, the next goes straight to the decoder.
-    if (ascii && isASCII(l1)) { out += l1; i = j; continue; }
+    if (ascii && isASCII(l1)) { addText(out, l1); i = j; continue; }
     let s;
     try { s = decodeURI(escapeI(l1)); } catch (e) { s = undefined; }
     ascii = s !== undefined && s.length === l1.length;
     if (s === undefined) {
       const rest = utf8Slow(sub(bytes, i, n), fatal);
-      return rest === undefined ? undefined : out + rest;
+      if (rest === undefined) return undefined;
+      addText(out, rest);
+      return textOf(out);
     }
-    out += s;
+    addText(out, s);
     i = j;
   }
-  return out;
+  return textOf(out);
 }
 
 // windows-1252's bytes 0x80-0x9F (the rest map to U+0000-U+00FF).
@@ -292,12 +326,12 @@ function windows1252Decode(bytes) {
   return unitsToString(units);
 }
 function unitsToString(units) {
-  let out = "";
+  const out = textSink();
   const n = len(units);
   for (let i = 0; i < n; i += 8192) {
-    out += apply(fromCharCode, undefined, sub(units, i, i + 8192 < n ? i + 8192 : n));
+    addText(out, apply(fromCharCode, undefined, sub(units, i, i + 8192 < n ? i + 8192 : n)));
   }
-  return out;
+  return textOf(out);
 }
 
 // utf16leDecode decodes whole code units; lone surrogates become U+FFFD
