@@ -507,6 +507,11 @@ func TestBufferMethodsAsNode(t *testing.T) {
 		"[hello().indexOf('6c', 'hex'), hello().indexOf(new Uint8Array([0x6f])), Buffer.alloc(0).indexOf('a'), Buffer.alloc(0).indexOf('')]",
 		"hello().indexOf({})", "hello().indexOf('l', '1')", "hello().indexOf('l', 0, 'xx')",
 		"[hello().includes('wö'), hello().includes('x'), hello().includes(0x68), hello().includes('h', 1), hello().includes('h', null)]",
+		"[hello().lastIndexOf('l'), hello().lastIndexOf('l', 9), hello().lastIndexOf('l', 3), hello().lastIndexOf('l', -4), hello().lastIndexOf('l', -100)]",
+		"[hello().lastIndexOf('lo'), hello().lastIndexOf(0x6c, 100), hello().lastIndexOf(''), hello().lastIndexOf('', 3), hello().lastIndexOf('wörld', 100)]",
+		"[hello().lastIndexOf(Buffer.from('l')), hello().lastIndexOf('h', 0), hello().lastIndexOf('x'), Buffer.alloc(0).lastIndexOf(0), hello().lastIndexOf('l', 'latin1')]",
+		"[hello().lastIndexOf('l', NaN), hello().lastIndexOf('l', null), hello().lastIndexOf('l', 2.9), hello().lastIndexOf(0x16c)]",
+		"hello().lastIndexOf({})",
 		// copy
 		"(() => { const t = Buffer.alloc(5); return [hello().copy(t), t]; })()",
 		"(() => { const t = Buffer.alloc(5); return [hello().copy(t, 1), t]; })()",

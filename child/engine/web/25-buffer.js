@@ -411,7 +411,9 @@ function indexOffset(length, offset, needle, forward) {
   if (needle === 0) return length;
   return forward ? -1 : length - 1;
 }
-function indexOf(buf, val, byteOffset, encoding) {
+// indexOf is bidirectionalIndexOf: forward for indexOf, backward (the
+// last match starting at or before the offset) for lastIndexOf.
+function indexOf(buf, val, byteOffset, encoding, forward) {
   if (typeof byteOffset === "string") {
     encoding = byteOffset;
     byteOffset = undefined;
@@ -421,9 +423,9 @@ function indexOf(buf, val, byteOffset, encoding) {
     byteOffset = -0x80000000;
   }
   byteOffset = +byteOffset;
-  if (numberIsNaN(byteOffset)) byteOffset = 0;
-  byteOffset = mathTrunc(byteOffset);
   const n = len(buf);
+  if (numberIsNaN(byteOffset)) byteOffset = forward ? 0 : n;
+  byteOffset = mathTrunc(byteOffset);
   let needle;
   if (typeof val === "number") {
     needle = new Uint8(1);
@@ -440,11 +442,12 @@ function indexOf(buf, val, byteOffset, encoding) {
     }
   }
   const m = len(needle);
-  const start = indexOffset(n, byteOffset, m, true);
+  const start = indexOffset(n, byteOffset, m, forward);
   if (m === 0) return start;
   if (n === 0 || start < 0 || m > n) return -1;
   const first = needle[0];
-  for (let i = start; i + m <= n; i++) {
+  const step = forward ? 1 : -1;
+  for (let i = forward ? start : (start < n - m ? start : n - m); forward ? i + m <= n : i >= 0; i += step) {
     if (buf[i] !== first) continue;
     let j = 1;
     while (j < m && buf[i + j] === needle[j]) j++;
@@ -645,8 +648,9 @@ const methods = {
     return writeString(this, string, offset, length, enc);
   },
   fill(value, offset, end, encoding) { return fillBuffer(this, value, offset, end, encoding); },
-  indexOf(val, byteOffset, encoding) { return indexOf(this, val, byteOffset, encoding); },
-  includes(val, byteOffset, encoding) { return indexOf(this, val, byteOffset, encoding) !== -1; },
+  indexOf(val, byteOffset, encoding) { return indexOf(this, val, byteOffset, encoding, true); },
+  lastIndexOf(val, byteOffset, encoding) { return indexOf(this, val, byteOffset, encoding, false); },
+  includes(val, byteOffset, encoding) { return indexOf(this, val, byteOffset, encoding, true) !== -1; },
   copy(target, targetStart, sourceStart, sourceEnd) {
     if (!isUint8Array(this)) throw typeError("source", "an instance of Buffer or Uint8Array", this);
     if (!isUint8Array(target)) throw typeError("target", "an instance of Buffer or Uint8Array", target);
