@@ -178,8 +178,10 @@
   // behave as Node's (DOMException); the web files replace the others.
   const DOMExceptionIntrinsic = DOMException;
   web.DOMException = DOMExceptionIntrinsic;
-  // The native atob and btoa behave as Node's (TestAtobBtoaAsNode): the
-  // encoding file defines them from these copies.
+  // QuickJS-NG's atob and btoa decode and encode as Node's; only their
+  // error messages differ. web/20-encoding.js defines the globals as
+  // wrappers of these copies that throw Node's errors
+  // (TestAtobBtoaAsNode), and uses them for its own byte conversions.
   web.atob = atob;
   web.btoa = btoa;
   const notECMAScript = ["InternalError", "queueMicrotask", "btoa", "atob", "performance"];
