@@ -250,21 +250,36 @@ function utf8Slow(bytes, fatal) {
   const units = new Uint16(8192);
   let u = 0;
   const out = textSink();
+  // One loop with nothing called per byte: a function call per byte
+  // doubles the cost in this interpreter.
   for (let i = 0; i < n;) {
     if (u > 8188) { addText(out, apply(fromCharCode, undefined, sub(units, 0, u))); u = 0; }
     const b = bytes[i];
     if (b < 0x80) { units[u++] = b; i++; continue; }
-    const need = seqLength(b);
-    let cp = need === 2 ? b & 0x1f : need === 3 ? b & 0x0f : b & 0x07;
-    let j = i + 1, bad = need === 0;
-    for (; !bad && j < i + need; j++) {
-      if (j >= n || (j === i + 1 ? !secondOK(b, bytes[j]) : bytes[j] < 0x80 || bytes[j] > 0xbf)) { bad = true; break; }
-      cp = (cp << 6) | (bytes[j] & 0x3f);
-    }
-    if (bad) {
+    let end, cp, lo = 0x80, hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) { end = i + 2; cp = b & 0x1f; }
+    else if (b >= 0xe0 && b <= 0xef) { end = i + 3; cp = b & 0x0f; if (b === 0xe0) lo = 0xa0; else if (b === 0xed) hi = 0x9f; }
+    else if (b >= 0xf0 && b <= 0xf4) { end = i + 4; cp = b & 0x07; if (b === 0xf0) lo = 0x90; else if (b === 0xf4) hi = 0x8f; }
+    else {
       if (fatal) return undefined;
       units[u++] = 0xfffd;
-      i = j > i + 1 ? j : i + 1;
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    for (; j < end; j++) {
+      const c = j < n ? bytes[j] : -1;
+      if (c < lo || c > hi) break;
+      lo = 0x80;
+      hi = 0xbf;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (j < end) {
+      // The maximal subpart is one U+FFFD; the byte that broke it is
+      // read again.
+      if (fatal) return undefined;
+      units[u++] = 0xfffd;
+      i = j;
       continue;
     }
     if (cp >= 0x10000) {
@@ -274,22 +289,32 @@ function utf8Slow(bytes, fatal) {
     } else {
       units[u++] = cp;
     }
-    i = j;
+    i = end;
   }
   addText(out, apply(fromCharCode, undefined, sub(units, 0, u)));
   return textOf(out);
 }
 
-// utf8Decode decodes complete input (no unfinished tail kept), natively
-// by chunks while the chunks are valid, in JavaScript from the first
-// chunk that is not. It returns undefined for fatal input.
+// cutBefore is where a chunk ending near j may end: j moved back to the
+// lead of the sequence j is inside. After three continuation bytes
+// before j, j is inside no sequence (none is longer than four bytes) and
+// stays. Chunks cut there decode as the whole input would.
+function cutBefore(bytes, j) {
+  let k = j;
+  for (let back = 0; back < 3 && bytes[k] >= 0x80 && bytes[k] <= 0xbf; back++) k--;
+  return bytes[k] >= 0x80 && bytes[k] <= 0xbf ? j : k;
+}
+
+// utf8Decode decodes complete input (no unfinished tail kept) by chunks:
+// natively, or in JavaScript a chunk the native decoder refuses (it has
+// invalid UTF-8, whose replacements must be Node's). It returns
+// undefined for fatal input.
 function utf8Decode(bytes, fatal) {
   const n = len(bytes);
   const out = textSink();
   let ascii = true;
   for (let i = 0; i < n;) {
-    let j = i + CHUNK < n ? i + CHUNK : n;
-    for (let back = 0; j < n && back < 3 && bytes[j] >= 0x80 && bytes[j] <= 0xbf; back++) j--;
+    const j = i + CHUNK < n ? cutBefore(bytes, i + CHUNK) : n;
     const l1 = latin1Of(sub(bytes, i, j));
     // The ASCII test pays off while the chunks are ASCII; after one that
     // is not, the next goes straight to the decoder.
@@ -298,10 +323,8 @@ function utf8Decode(bytes, fatal) {
     try { s = decodeURI(escapeI(l1)); } catch (e) { s = undefined; }
     ascii = s !== undefined && s.length === l1.length;
     if (s === undefined) {
-      const rest = utf8Slow(sub(bytes, i, n), fatal);
-      if (rest === undefined) return undefined;
-      addText(out, rest);
-      return textOf(out);
+      s = utf8Slow(sub(bytes, i, j), fatal);
+      if (s === undefined) return undefined;
     }
     addText(out, s);
     i = j;
