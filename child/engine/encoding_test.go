@@ -205,6 +205,7 @@ func TestTextDecoderEncodingsAsNode(t *testing.T) {
 		"dec([0x41, 0xe9, 0xff], 'ascii', {fatal: true})",
 		"stream('latin1', {}, Array.from({length: 0x20}, (_, i) => i + 0x80), [])",
 		"stream('us-ascii', {}, [0x80, 0x81, 0x8d, 0x8f, 0x90, 0x9d, 0x9f], [])",
+		"stream('latin1', {}, Array.from({length: 70000}, (_, i) => (i * 7) & 255), [])",
 		"dec([0xef, 0xbb, 0xbf, 0x41], 'latin1')",
 		// labels
 		"new TextDecoder('  UTF8\\n').encoding",

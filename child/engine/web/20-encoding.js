@@ -24,6 +24,7 @@ const taTag = getOwnPropertyDescriptor(typedProto, Symbol.toStringTag).get;
 const taSubarray = typedProto.subarray;
 const taSet = typedProto.set;
 const taSlice = typedProto.slice;
+const taIndexOf = typedProto.indexOf;
 const dvBuffer = getOwnPropertyDescriptor(DataView.prototype, "buffer").get;
 const dvOffset = getOwnPropertyDescriptor(DataView.prototype, "byteOffset").get;
 const dvByteLength = getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
@@ -45,7 +46,6 @@ const decodeURI = decodeURIComponent;
 const fromCharCode = String.fromCharCode;
 const charCodeAt = String.prototype.charCodeAt;
 const strSliceI = String.prototype.slice;
-const strIndexOf = String.prototype.indexOf;
 const toLowerCase = String.prototype.toLowerCase;
 const toWellFormed = String.prototype.toWellFormed;
 const reExec = RegExp.prototype.exec;
@@ -335,18 +335,20 @@ function utf8Decode(bytes, fatal) {
 // windows-1252's bytes 0x80-0x9F (the rest map to U+0000-U+00FF).
 const cp1252 = [0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
   0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178];
+// windows1252Decode finds the bytes 0x80-0x9F that map elsewhere with
+// the native indexOf (32 scans, no temporary string) and rewrites only
+// those in a UTF-16 copy.
 function windows1252Decode(bytes) {
-  const s = latin1Of(bytes);
-  // U+0080-U+009F are the only chars encodeURIComponent makes %C2%8x
-  // and %C2%9x.
-  const u = encodeURI(s);
-  if (apply(strIndexOf, u, ["%C2%8"]) < 0 && apply(strIndexOf, u, ["%C2%9"]) < 0) return s;
-  const n = len(bytes), units = new Uint16(n);
-  for (let i = 0; i < n; i++) {
-    const b = bytes[i];
-    units[i] = b >= 0x80 && b <= 0x9f ? cp1252[b - 0x80] : b;
+  let units;
+  for (let v = 0x80; v <= 0x9f; v++) {
+    const to = cp1252[v - 0x80];
+    if (to === v) continue;
+    let p = apply(taIndexOf, bytes, [v]);
+    if (p < 0) continue;
+    if (units === undefined) units = new Uint16(bytes);
+    for (; p >= 0; p = apply(taIndexOf, bytes, [v, p + 1])) units[p] = to;
   }
-  return unitsToString(units);
+  return units === undefined ? latin1Of(bytes) : unitsToString(units);
 }
 function unitsToString(units) {
   const out = textSink();
