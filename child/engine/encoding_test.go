@@ -198,6 +198,10 @@ func TestTextDecoderEncodingsAsNode(t *testing.T) {
 		"new TextDecoder('utf-16le').decode(5)",
 		"new TextDecoder('utf-16le').decode(u8([0x41, 0]), 5)",
 		"new TextDecoder('utf-16le').decode(new Uint16Array([0x263a, 0xd83d, 0xde00]))",
+		"sum(new TextEncoder().encode(dec(Array.from(Buffer.from('é€😀\\ud800x'.repeat(5000), 'utf16le')), 'utf-16le')))",
+		"dec(Array.from(Buffer.from('é€😀\\udc00'.repeat(5000), 'utf16le')), 'utf-16le', {fatal: true})",
+		"sum(Buffer.from(Buffer.from('a😀\\ud800'.repeat(5000), 'ucs2').toString('ucs2'), 'ucs2'))",
+		"new TextDecoder('utf-16le').decode(new Uint8Array([0, 0x41, 0, 0x42, 0]).subarray(1))",
 		// windows-1252 outside C1 (Node 20 decodes C1 as ISO-8859-1 when
 		// not streaming; see the streaming cases below)
 		"dec(Array.from({length: 0x80}, (_, i) => i), 'latin1')",

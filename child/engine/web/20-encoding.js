@@ -48,6 +48,7 @@ const charCodeAt = String.prototype.charCodeAt;
 const strSliceI = String.prototype.slice;
 const toLowerCase = String.prototype.toLowerCase;
 const toWellFormed = String.prototype.toWellFormed;
+const isWellFormed = String.prototype.isWellFormed;
 const reExec = RegExp.prototype.exec;
 const DOMExceptionI = web.DOMException;
 const domProto = DOMExceptionI.prototype;
@@ -359,35 +360,41 @@ function unitsToString(units) {
   return textOf(out);
 }
 
+// utf16Units reads bytes as little-endian code units (an odd last byte
+// is left out): a Uint16Array over an aligned copy, since WebAssembly
+// memory, and so every typed array here, is little-endian.
+function utf16Units(bytes) {
+  const n = len(bytes) & ~1;
+  const copy = new Uint8(n);
+  apply(taSet, copy, [sub(bytes, 0, n)]);
+  return new Uint16(apply(taBuffer, copy, []), 0, n >> 1);
+}
+
 // utf16leDecode decodes whole code units; lone surrogates become U+FFFD
-// (fatal: undefined). A stream keeps an odd byte and a final high
-// surrogate for the next chunk.
+// (fatal: undefined), by the natives isWellFormed and toWellFormed. A
+// stream keeps an odd byte and a final high surrogate for the next
+// chunk.
 function utf16leDecode(bytes, fatal, stream) {
-  let n = len(bytes);
-  let keep = n & 1;
-  n -= keep;
-  const units = new Uint16(n >> 1);
-  for (let i = 0, k = 0; i < n; i += 2, k++) units[k] = bytes[i] | (bytes[i + 1] << 8);
+  const units = utf16Units(bytes);
+  let keep = len(bytes) & 1;
   let m = len(units);
   if (stream && m > 0 && units[m - 1] >= 0xd800 && units[m - 1] <= 0xdbff) { m--; keep += 2; }
-  for (let i = 0; i < m; i++) {
-    const c = units[i];
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c <= 0xdbff && i + 1 < m && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) { i++; continue; }
+  let text = unitsToString(sub(units, 0, m));
+  if (!apply(isWellFormed, text, [])) {
     if (fatal) return undefined;
-    units[i] = 0xfffd;
+    text = apply(toWellFormed, text, []);
   }
   if (!stream && keep) {
     if (fatal) return undefined;
-    return { text: unitsToString(sub(units, 0, m)) + "\ufffd", keep: 0 };
+    return { text: text + "\ufffd", keep: 0 };
   }
-  return { text: unitsToString(sub(units, 0, m)), keep: keep };
+  return { text: text, keep: keep };
 }
 
 web.bytes = freeze({
   nodeError: nodeError, text: text, received: received, viewOf: viewOf, latin1Of: latin1Of, bytesOfLatin1: bytesOfLatin1,
   utf8Encode: utf8Encode, utf8Decode: utf8Decode, sink: sink, put: put, taken: taken,
-  sub: sub, len: len, isASCII: isASCII, isDOMException: isDOMException, unitsToString: unitsToString,
+  sub: sub, len: len, isASCII: isASCII, utf16Units: utf16Units, isDOMException: isDOMException, unitsToString: unitsToString,
   toBase64: toBase64, fromBase64: fromBase64, toHex: toHex, fromHex: fromHex, base64Out: base64Out,
 });
 

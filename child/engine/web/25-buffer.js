@@ -223,11 +223,7 @@ function decode(bytes, enc) {
       for (let i = 0; i < len(bytes); i++) units[i] = bytes[i] & 0x7f;
       return b.unitsToString(units);
     }
-    case "utf16le": {
-      const n = len(bytes) >>> 1, units = new Uint16Array(n);
-      for (let i = 0; i < n; i++) units[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
-      return b.unitsToString(units);
-    }
+    case "utf16le": return b.unitsToString(b.utf16Units(bytes));
     case "hex": return apply(toHex, bytes, []);
     case "base64": return apply(toBase64, bytes, [b.base64Out]);
     default: return apply(toBase64, bytes, [base64urlOut]);
