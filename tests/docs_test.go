@@ -136,7 +136,7 @@ var foreign = map[string]bool{
 	"InternalError": true, "RangeError": true, "TypeError": true, "ReferenceError": true, "SyntaxError": true,
 	"DOMException": true, "TextEncoder": true, "CallSite": true, "JSString": true, "Date": true,
 	"EventSource": true, "WebAssembly": true, "Map": true, "Set": true, "Object": true, "Array": true,
-	"TextDecoder": true, "Buffer": true, "ArrayBuffer": true, "DataView": true, "Uint8Array": true,
+	"TextDecoder": true, "Buffer": true, "ArrayBuffer": true, "DataView": true, "Uint8Array": true, "Uint16Array": true,
 	"InvalidCharacterError": true,
 	// The kernel, systemd, HTTP.
 	"CapabilityBoundingSet": true, "WatchdogSec": true, "CacheDirectory": true, "KillMode": true,
