@@ -141,6 +141,8 @@ var foreign = map[string]bool{
 	"ArrayBuffer": true, "SharedArrayBuffer": true,
 	"Crypto": true, "CryptoKey": true, "SubtleCrypto": true,
 	"URLSearchParams": true, "RegExp": true,
+	"TextDecoder": true, "Buffer": true, "DataView": true, "Uint8Array": true, "Uint16Array": true,
+	"InvalidCharacterError": true,
 	// The kernel, systemd, HTTP.
 	"CapabilityBoundingSet": true, "WatchdogSec": true, "CacheDirectory": true, "KillMode": true,
 	"Delegate": true, "NoNewPrivs": true, "Seccomp": true,

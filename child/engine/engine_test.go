@@ -309,6 +309,11 @@ func TestGlobals(t *testing.T) {
 		"SubtleCrypto",
 		"URL",
 		"URLSearchParams",
+		"TextEncoder",
+		"TextDecoder",
+		"atob",
+		"btoa",
+		"Buffer",
 	}
 	allowed["globalThis"] = append(allowed["globalThis"], webGlobals...)
 	for k, v := range allowed {

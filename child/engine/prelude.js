@@ -472,6 +472,12 @@
   const performanceIntrinsic = performance;
   web.monotonicNow = apply(bind, performanceIntrinsic.now, [performanceIntrinsic]);
   web.enqueueJob = enqueueJobIntrinsic;
+  // QuickJS-NG's atob and btoa decode and encode as Node's; only their
+  // error messages differ. web/20-encoding.js defines the globals as
+  // wrappers of these copies that throw Node's errors
+  // (TestAtobBtoaAsNode), and uses them for its own byte conversions.
+  web.atob = atob;
+  web.btoa = btoa;
   const notECMAScript = ["InternalError", "queueMicrotask", "btoa", "atob", "performance"];
   for (let i = 0; i < notECMAScript.length; i++) {
     delete globalThis[notECMAScript[i]];
