@@ -6,6 +6,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 	"sync"
@@ -37,19 +38,32 @@ const webMarker = "  // web-globals\n"
 // composePrelude inlines every web/*.js file, in name order, each in its
 // own function, at the core's marker.
 func composePrelude(core string, files fs.FS) string {
+	var b strings.Builder
+	b.Grow(len(core) + 256<<10)
+	writePrelude(&b, core, files)
+	return b.String()
+}
+
+// writePrelude writes the composed prelude to w, part by part: a child
+// that restores a heap snapshot only needs its hash (preludeKey), which
+// it takes without building the text.
+func writePrelude(w io.Writer, core string, files fs.FS) {
 	names, err := fs.Glob(files, "web/*.js")
-	if err != nil || strings.Count(core, webMarker) != 1 {
+	at := strings.Index(core, webMarker)
+	if err != nil || at < 0 || strings.Count(core, webMarker) != 1 {
 		panic("engine: the prelude has no single web-globals marker")
 	}
-	var b strings.Builder
+	io.WriteString(w, core[:at])
 	for _, name := range names {
 		src, err := fs.ReadFile(files, name)
 		if err != nil {
 			panic("engine: read " + name + ": " + err.Error())
 		}
-		fmt.Fprintf(&b, "  // %s\n  (function () {\n%s\n  })();\n", name, src)
+		fmt.Fprintf(w, "  // %s\n  (function () {\n", name)
+		w.Write(src)
+		io.WriteString(w, "\n  })();\n")
 	}
-	return strings.Replace(core, webMarker, b.String(), 1)
+	io.WriteString(w, core[at+len(webMarker):])
 }
 
 // NewVM instantiates the module for the given memory limit and runs
@@ -61,7 +75,7 @@ func composePrelude(core string, files fs.FS) string {
 // the instance from it instead, and fails if the snapshot is refused.
 func (e *Engine) NewVM(ctx context.Context, memoryBytes int64) (*VM, error) {
 	if e.cfg.Snapshot != "" {
-		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, preludeSource(), rand.Reader)
+		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, preludeKey(), rand.Reader)
 	}
 	return e.newVM(ctx, memoryBytes, preludeSource())
 }

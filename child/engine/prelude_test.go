@@ -30,3 +30,11 @@ func TestComposePrelude(t *testing.T) {
 	}()
 	composePrelude("no marker\n", files)
 }
+
+// TestPreludeKeyIsTheComposedText's: the key a restoring child takes
+// from the prelude's parts is the key of the text init evaluates.
+func TestPreludeKeyIsTheComposedText(t *testing.T) {
+	if got, want := preludeKey(), snapshotKey(preludeSource()); got != want {
+		t.Fatalf("preludeKey %s, snapshotKey of the composed prelude %s", got, want)
+	}
+}

@@ -114,20 +114,22 @@ var ErrSnapshotRefused = errors.New("engine: heap snapshot refused")
 // profile-dependent write (QuickJS's memory limit) is made again after
 // a restore, and the header's Pages must fit the profile's page cap.
 func snapshotKey(prelude string) string {
-	if prelude == preludeSource() {
-		return preludeKey()
-	}
-	return computeSnapshotKey(prelude)
+	return keyOfPreludeHash(sha256Hex([]byte(prelude)))
 }
 
 // preludeKey is the real prelude's key, hashed once per process (every
-// child start asks for it).
-var preludeKey = sync.OnceValue(func() string { return computeSnapshotKey(preludeSource()) })
+// NewVM of a snapshot engine checks it), from its parts: the composed
+// text is never built for it.
+var preludeKey = sync.OnceValue(func() string {
+	h := sha256.New()
+	writePrelude(h, preludeCore, web)
+	return keyOfPreludeHash(hex.EncodeToString(h.Sum(nil)))
+})
 
-func computeSnapshotKey(prelude string) string {
+func keyOfPreludeHash(preludeSHA256 string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\nwasm %s\nprelude %s\nflavour %s\nstack %d\n",
-		snapshotMagic, WasmSHA256, sha256Hex([]byte(prelude)), CacheFlavour(), contract.MaxStackBytes)
+		snapshotMagic, WasmSHA256, preludeSHA256, CacheFlavour(), contract.MaxStackBytes)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -136,10 +138,14 @@ func computeSnapshotKey(prelude string) string {
 // module, prelude or wazero build made is never even opened. It is
 // outside the flavour's compilation-cache directory, so a child hashes
 // it once, while mapping it, and not again with the compiled module.
-func SnapshotFile() string { return snapshotFile(preludeSource()) }
+func SnapshotFile() string { return snapshotFileOfKey(preludeKey()) }
 
 func snapshotFile(prelude string) string {
-	return path.Join("snapshots", CacheFlavour()+"-"+snapshotKey(prelude)[:32]+".snap")
+	return snapshotFileOfKey(snapshotKey(prelude))
+}
+
+func snapshotFileOfKey(key string) string {
+	return path.Join("snapshots", CacheFlavour()+"-"+key[:32]+".snap")
 }
 
 // parseSnapshotHeader reads and checks a header block against key.

@@ -17,7 +17,8 @@ import (
 )
 
 // restoreVM is NewVM from the heap snapshot at path, which must have the
-// SHA-256 digest and have been made with prelude. The instance's linear
+// SHA-256 digest and have been made with the prelude whose snapshot key is
+// key (preludeKey, snapshotKey). The instance's linear
 // memory is the file's image mapped privately (copy-on-write): pages the
 // guest only reads stay the page cache's, shared by every child. Nothing
 // of init runs: not the module's _initialize, not qjs_init, not the
@@ -25,8 +26,8 @@ import (
 // replaced by the image; the stack pointer (the module's one mutable
 // global) is set to the snapshot's; every word init drew from entropy is
 // drawn again from entropy, and the clock origin is read again.
-func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest, prelude string, entropy io.Reader) (_ *VM, err error) {
-	f, h, block, err := openSnapshot(path, prelude)
+func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest, key string, entropy io.Reader) (_ *VM, err error) {
+	f, h, block, err := openSnapshot(path, key)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +72,7 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 
 // openSnapshot opens the snapshot at path and reads and checks its
 // header (block, as read) against prelude's key and the file's size.
-func openSnapshot(path, prelude string) (_ *os.File, _ *snapshotHeader, block []byte, err error) {
+func openSnapshot(path, key string) (_ *os.File, _ *snapshotHeader, block []byte, err error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("engine: heap snapshot: %w", err)
@@ -85,7 +86,7 @@ func openSnapshot(path, prelude string) (_ *os.File, _ *snapshotHeader, block []
 	if _, err := f.ReadAt(block, 0); err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: %s: read header: %v", ErrSnapshotRefused, path, err)
 	}
-	h, err := parseSnapshotHeader(block, snapshotKey(prelude))
+	h, err := parseSnapshotHeader(block, key)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
