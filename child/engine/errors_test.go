@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -408,5 +409,19 @@ func TestStackFramesAsNode(t *testing.T) {
 		}
 		// f(n - 1) has a variable argument: lines only.
 		compareStacks(t, res.Error.Stack, want.Stack, false)
+	}
+}
+
+// TestLongMessageCutAtTheStackHead: an error whose message nearly fills
+// the description's budget is described whole, its message in full and
+// cut at the head of the envelope's stack; e.stack in the guest is whole.
+func TestLongMessageCutAtTheStackHead(t *testing.T) {
+	res := run(t, contract.Request{Code: `const e = new Error("e".repeat(1000000)); if (!e.stack.startsWith("Error: " + e.message)) return "cut in the guest"; throw e`,
+		Limits: contract.Limits{Timeout: 10 * time.Second, MemoryBytes: 64 << 20}}, RunOptions{})
+	if res.Error == nil || res.Error.Type != contract.UserCodeError || len(res.Error.Message) != 1000000 {
+		t.Fatalf("want the whole message, got %+v %.80q", res.Error, res.Value)
+	}
+	if !strings.HasPrefix(res.Error.Stack, "Error: eeee") || !strings.Contains(res.Error.Stack, "more characters: see message)") || len(res.Error.Stack) > 4096 {
+		t.Fatalf("stack head not cut: %d bytes %.120q", len(res.Error.Stack), res.Error.Stack)
 	}
 }

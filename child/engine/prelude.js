@@ -512,6 +512,20 @@
     return undefined;
   }
 
+  // cutStackHead keeps a long message from being repeated in full at the
+  // head of the envelope's stack: the description (name, message, stack)
+  // must fit in contract.MaxErrorBytes, which the message alone may
+  // nearly fill, and the envelope carries the message whole beside it.
+  // What the guest reads as e.stack is not cut.
+  const stackHeadMessage = 1024;
+  function cutStackHead(stack, name, message) {
+    if (message.length <= stackHeadMessage) return stack;
+    const head = name + ": " + message;
+    if (apply(strSlice, stack, [0, head.length]) !== head) return stack;
+    return name + ": " + apply(strSlice, message, [0, stackHeadMessage]) + "... (" +
+      (message.length - stackHeadMessage) + " more characters: see message)" + apply(strSlice, stack, [head.length]);
+  }
+
   return freeze({
     // run checks that fn is exactly the wrapper the host built around the
     // code (so a body with unbalanced braces cannot have run anything
@@ -550,7 +564,7 @@
         if (typeof n === "string") name = n;
         if (typeof m === "string") message = m;
         if (typeof s === "string") {
-          stack = s;
+          stack = cutStackHead(s, name, message);
           const arrow = syntaxArrow(err);
           if (arrow !== null) {
             stack = arrow.text + s;
