@@ -45,6 +45,7 @@ var cryptoLimits = contract.Limits{MemoryBytes: 64 << 20, Timeout: 30 * time.Sec
 // sameAsNodeLimits is sameAsNode with limits, for the larger inputs.
 func sameAsNodeLimits(t *testing.T, code string, limits contract.Limits) contract.Result {
 	t.Helper()
+	requireNode(t)
 	res := run(t, contract.Request{Code: code, Limits: limits}, RunOptions{})
 	got, want := wardenOutcome(res), runInNode(t, code, "")
 	if !equalOutcomes(got, want) {

@@ -73,6 +73,7 @@ func TestPerformanceAsNode(t *testing.T) {
 // name, code and message of what it throws.
 func sameAsNodeCases(t *testing.T, setup string, cases []string) {
 	t.Helper()
+	requireNode(t)
 	var b strings.Builder
 	b.WriteString(setup)
 	b.WriteString("\nconst out = [];\n")

@@ -48,7 +48,7 @@ func runStackInNode(t *testing.T, code string) stackOutcome {
 	t.Helper()
 	node, err := nodePath()
 	if err != nil {
-		t.Skipf("node is not installed (%v): the comparison with Node 20 cannot run", err)
+		t.Skipf("the comparison with Node 20 does not run: %v", err)
 	}
 	dir := t.TempDir()
 	for name, text := range map[string]string{"runner.js": nodeStackRunner, "code.js": code} {
@@ -270,7 +270,7 @@ func runModuleInNode(t *testing.T, src, mode string) stackOutcome {
 	t.Helper()
 	node, err := nodePath()
 	if err != nil {
-		t.Skipf("node is not installed (%v): the comparison with Node 20 cannot run", err)
+		t.Skipf("the comparison with Node 20 does not run: %v", err)
 	}
 	dir := t.TempDir()
 	for name, text := range map[string]string{"runner.mjs": nodeModuleRunner, "m.js": src} {

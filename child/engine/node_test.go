@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -36,16 +37,32 @@ type nodeOutcome struct {
 	Message string          `json:"message,omitempty"`
 }
 
-var nodePath = sync.OnceValues(func() (string, error) { return exec.LookPath("node") })
+// nodePath is node's path, or why the comparisons with Node do not run:
+// node is not installed, or the tests run with -short (the second pass
+// of make test, on stock wazero, where what Node says has not changed).
+var nodePath = sync.OnceValues(func() (string, error) {
+	if testing.Short() {
+		return "", errors.New("-short: the comparisons with Node 20 run in the full pass")
+	}
+	return exec.LookPath("node")
+})
+
+// requireNode skips the test, saying why, when the comparisons with Node
+// do not run; the helpers call it before they run anything in Warden.
+func requireNode(t *testing.T) string {
+	t.Helper()
+	node, err := nodePath()
+	if err != nil {
+		t.Skipf("the comparison with Node 20 does not run: %v", err)
+	}
+	return node
+}
 
 // runInNode runs code in Node with input (JSON, "" for null), in an empty
 // environment but for TZ=UTC (Warden's guest runs in UTC).
 func runInNode(t *testing.T, code, input string) nodeOutcome {
 	t.Helper()
-	node, err := nodePath()
-	if err != nil {
-		t.Skipf("node is not installed (%v): the comparison with Node 20 cannot run", err)
-	}
+	node := requireNode(t)
 	if input == "" {
 		input = "null"
 	}
@@ -83,6 +100,7 @@ func wardenOutcome(res contract.Result) nodeOutcome {
 // and fails the test when the outcomes differ. It returns Warden's.
 func sameAsNode(t *testing.T, code, input string) contract.Result {
 	t.Helper()
+	requireNode(t)
 	res := run(t, contract.Request{Code: code, Input: json.RawMessage(input)}, RunOptions{})
 	got, want := wardenOutcome(res), runInNode(t, code, input)
 	if !equalOutcomes(got, want) {
@@ -118,7 +136,7 @@ func jsonText(o nodeOutcome) string {
 // computes differently, and passes what both compute alike.
 func TestSameAsNodeSeesADifference(t *testing.T) {
 	if _, err := nodePath(); err != nil {
-		t.Skipf("node is not installed (%v)", err)
+		t.Skipf("the comparison with Node 20 does not run: %v", err)
 	}
 	same := wardenOutcome(run(t, contract.Request{Code: "return [1, 'a', {b: null}]"}, RunOptions{}))
 	if want := runInNode(t, "return [1, 'a', {b: null}]", ""); !equalOutcomes(same, want) {

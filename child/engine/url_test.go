@@ -18,6 +18,7 @@ import (
 // how many entries were compared.
 func sameAsNodeEach(t *testing.T, code string, inputs []any) int {
 	t.Helper()
+	requireNode(t)
 	for _, d := range nodeDifferences(t, code, inputs) {
 		one, _ := json.Marshal(inputs[d.index])
 		t.Errorf("input %s:\nwarden: %s\n  node: %s", one, d.warden, d.node)
@@ -406,7 +407,7 @@ func TestURLSearchParamsMethodsAsNode(t *testing.T) {
 // is reported, and only that entry.
 func TestSameAsNodeEachSeesADifference(t *testing.T) {
 	if _, err := nodePath(); err != nil {
-		t.Skipf("node is not installed (%v)", err)
+		t.Skipf("the comparison with Node 20 does not run: %v", err)
 	}
 	d := nodeDifferences(t, `return input.map((x) => x === 1 ? typeof process : x)`, []any{0, 1, 2})
 	if len(d) != 1 || d[0].index != 1 {

@@ -185,6 +185,9 @@ func requireNode20(t *testing.T) string {
 	if os.Getenv(SkipNodeEnv) == "1" {
 		fail = t.Skipf
 	}
+	if testing.Short() {
+		t.Skip("-short: the differential suite runs in the full pass of make test")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		fail("node is not installed (%v): the differential suite compares Warden with Node 20; install it, or set %s=1 to skip the suite", err, SkipNodeEnv)
