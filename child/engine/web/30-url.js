@@ -282,47 +282,97 @@ function isASCII(s) {
 
 // idnaMap is the part of UTS #46's mapping carried here: the ideographic
 // and full-width full stops become ".", the ignored code points go,
-// compatibility forms (full-width letters, ligatures) are NFKC'd, every
-// code point is lower-cased on its own (so a final sigma is no context
-// rule), and the label is left in NFC.
+// capital sharp s becomes "ss", compatibility forms (full-width letters,
+// ligatures) are decomposed as NFKD does (a code point whose
+// decomposition holds a full stop, as U+2488 does, is disallowed: null),
+// every code point is lower-cased on its own (so a final sigma is no
+// context rule), and the result is left in NFC.
 function idnaMap(domain) {
   let s = "";
   const cps = codePoints(domain);
   for (let i = 0; i < cps.length; i++) {
     const c = cps[i];
+    if (c < 0x80) { s += c >= 0x41 && c <= 0x5a ? fromCharCode(c + 32) : fromCharCode(c); continue; }
     if (c === 0x3002 || c === 0xff0e || c === 0xff61) { s += "."; continue; }
     if (c === 0xad || c === 0x34f || (c >= 0x180b && c <= 0x180d) || c === 0x200b || c === 0x2060 ||
       c === 0xfeff || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xe0100 && c <= 0xe01ef)) continue;
-    s += codePointString(c);
+    if (c === 0x1e9e) { s += "ss"; continue; }
+    // Cherokee folds to its capitals, not to the small letters.
+    if (c >= 0x13f8 && c <= 0x13fd) { s += fromCharCode(c - 8); continue; }
+    if (c >= 0xab70 && c <= 0xabbf) { s += fromCharCode(c - 0xab70 + 0x13a0); continue; }
+    if (c >= 0x13a0 && c <= 0x13f5) { s += fromCharCode(c); continue; }
+    // The Georgian capitals are disallowed, not lower-cased.
+    if ((c >= 0x10a0 && c <= 0x10c5) || c === 0x10c7 || c === 0x10cd) return null;
+    const d = apply(strNormalize, codePointString(c), ["NFKD"]);
+    if (indexOf(d, ".", 0) >= 0) return null;
+    s += lower(d);
   }
-  s = apply(strNormalize, s, ["NFKC"]);
-  let out = "";
-  const mapped = codePoints(s);
-  for (let i = 0; i < mapped.length; i++) {
-    const c = mapped[i];
-    out += c < 0x80 ? (c >= 0x41 && c <= 0x5a ? fromCharCode(c + 32) : fromCharCode(c)) : lower(codePointString(c));
-  }
-  return apply(strNormalize, out, ["NFC"]);
+  return apply(strNormalize, s, ["NFC"]);
 }
 
+const regexpTest = RegExp.prototype.test;
+function test(re, str) { return apply(regexpTest, re, [str]); }
+const RE_LEADING_MARK = /^\p{M}/u;
+// Controls, surrogates, private use, unassigned, the line and paragraph
+// separators, the Hangul fillers and the Georgian capitals UTS #46
+// disallows.
+const RE_DISALLOWED = /[\p{Cc}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0\u17b4\u17b5\u10a0-\u10c5\u10c7\u10cd\u200c\u200d\ufffd]/u;
+const RE_RTL = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
+const RE_MARK = /\p{M}/u;
+const RE_LETTER = /\p{L}/u;
+const RE_DIGIT = /\p{Nd}/u;
+
 // labelValid is the part of UTS #46's validity criteria carried here:
-// no controls, no joiners (CheckJoiners fails a joiner outside the
-// rare contexts that allow it) and nothing the mapping would change.
+// no leading combining mark, nothing disallowed (joiners included: the
+// contexts CheckJoiners allows them in are rare), and nothing the
+// mapping would change.
 function labelValid(label) {
-  const cps = codePoints(label);
-  for (let i = 0; i < cps.length; i++) {
-    const c = cps[i];
-    if (c < 0x80) continue;
-    if (c <= 0x9f || c === 0x200c || c === 0x200d || (c >= 0xd800 && c <= 0xdfff) || (c & 0xfffe) === 0xfffe) return false;
-  }
+  if (test(RE_LEADING_MARK, label) || test(RE_DISALLOWED, label)) return false;
   return idnaMap(label) === label;
+}
+
+// bidiClass approximates a code point's bidirectional class by its
+// script and category: L, R (R and AL), AN, EN, NSM or ON.
+function bidiClass(ch) {
+  const c = codeAt(ch, 0);
+  if ((c >= 0x660 && c <= 0x669) || c === 0x66b || c === 0x66c) return "AN";
+  if (test(RE_MARK, ch)) return "NSM";
+  if (test(RE_DIGIT, ch)) return "EN";
+  if (test(RE_RTL, ch)) return test(RE_LETTER, ch) ? "R" : "ON";
+  return test(RE_LETTER, ch) ? "L" : "ON";
+}
+
+// bidiValid checks the Bidi Rule (RFC 5893) on one label of a domain
+// that has right-to-left text.
+function bidiValid(label) {
+  const cps = codePoints(label);
+  if (cps.length === 0) return true;
+  const classes = list();
+  for (let i = 0; i < cps.length; i++) push(classes, bidiClass(codePointString(cps[i])));
+  const first = classes[0];
+  if (first !== "L" && first !== "R") return false;
+  let last = classes.length - 1;
+  while (last > 0 && classes[last] === "NSM") last--;
+  let en = false, an = false;
+  for (let i = 0; i < classes.length; i++) {
+    const k = classes[i];
+    if (first === "R" && k === "L") return false;
+    if (first === "L" && (k === "R" || k === "AN")) return false;
+    if (k === "EN") en = true;
+    if (k === "AN") an = true;
+  }
+  const end = classes[last];
+  if (first === "R") return !(en && an) && (end === "R" || end === "EN" || end === "AN");
+  return end === "L" || end === "EN";
 }
 
 // domainToASCII is UTS #46's ToASCII with Node's options (no hyphen or
 // DNS-length checks, non-transitional); null is failure.
 function domainToASCII(domain) {
   const mapped = isASCII(domain) ? lower(domain) : idnaMap(domain);
-  let out = "", start = 0;
+  if (mapped === null) return null;
+  let out = "", start = 0, rtl = false;
+  const labels = list();
   for (let i = 0; i <= mapped.length; i++) {
     if (i < mapped.length && mapped[i] !== ".") continue;
     let label = slice(mapped, start, i);
@@ -330,14 +380,21 @@ function domainToASCII(domain) {
       if (slice(label, 0, 4) === "xn--") {
         const decoded = punyDecode(slice(label, 4, label.length));
         if (decoded === null || decoded === "" || isASCII(decoded) || !labelValid(decoded)) return null;
+        push(labels, decoded);
+        if (test(RE_RTL, decoded)) rtl = true;
+      } else {
+        push(labels, label);
       }
     } else {
+      push(labels, label);
+      if (test(RE_RTL, label)) rtl = true;
       if (!labelValid(label)) return null;
       label = "xn--" + punyEncode(label);
     }
     out += (start === 0 ? "" : ".") + label;
     start = i + 1;
   }
+  if (rtl) for (let i = 0; i < labels.length; i++) if (!bidiValid(labels[i])) return null;
   return out === "" ? null : out;
 }
 
