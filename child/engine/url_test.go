@@ -17,6 +17,22 @@ import (
 // how many entries were compared.
 func sameAsNodeEach(t *testing.T, code string, inputs []any) int {
 	t.Helper()
+	for _, d := range nodeDifferences(t, code, inputs) {
+		one, _ := json.Marshal(inputs[d.index])
+		t.Errorf("input %s:\nwarden: %s\n  node: %s", one, d.warden, d.node)
+	}
+	return len(inputs)
+}
+
+type difference struct {
+	index        int
+	warden, node json.RawMessage
+}
+
+// nodeDifferences is sameAsNodeEach's comparison: the entries that
+// differ.
+func nodeDifferences(t *testing.T, code string, inputs []any) []difference {
+	t.Helper()
 	in, err := json.Marshal(inputs)
 	if err != nil {
 		t.Fatal(err)
@@ -39,13 +55,13 @@ func sameAsNodeEach(t *testing.T, code string, inputs []any) int {
 	if len(g) != len(inputs) || len(w) != len(inputs) {
 		t.Fatalf("%d inputs, warden answered %d, node %d", len(inputs), len(g), len(w))
 	}
+	var out []difference
 	for i := range inputs {
 		if compactJSON(g[i]) != compactJSON(w[i]) {
-			one, _ := json.Marshal(inputs[i])
-			t.Errorf("input %s:\nwarden: %s\n  node: %s", one, g[i], w[i])
+			out = append(out, difference{i, g[i], w[i]})
 		}
 	}
-	return len(inputs)
+	return out
 }
 
 // urlComponents maps [input, base] pairs (base null for none) to every
@@ -137,12 +153,12 @@ var urlRelative = map[string][]string{
 		"a b", "?", "#", "https://x", "foo:bar", "//user@h2:81/p", "//[::1]", "//0x7f.1", "?a=1#x", "\u00e9"},
 	"file:///C:/a/b": {"..", "../..", "/", "d", "/D:/x", "x", "\\x", "//h/x", "///x", "?q", "#f", "C|", "D:", "//C:/x",
 		"file:x", "file:/x", "file:..", "file:", "/.."},
-	"file://h/a/b":   {"x", "/x", "//", "..", "file:y"},
-	"sc://h/a/b":     {"c", "../c", "/c", "//h2/c", "?q", "#f", "", "..", "sc:x"},
-	"sc:opaque":      {"#f", "?q", "x", "", "sc:y", "http://h/"},
-	"about:blank":    {"#top", "about:x"},
+	"file://h/a/b":         {"x", "/x", "//", "..", "file:y"},
+	"sc://h/a/b":           {"c", "../c", "/c", "//h2/c", "?q", "#f", "", "..", "sc:x"},
+	"sc:opaque":            {"#f", "?q", "x", "", "sc:y", "http://h/"},
+	"about:blank":          {"#top", "about:x"},
 	"https://h:8443/x?y#z": {"", "#a", "?b", "//h", "c", "https://h:443/"},
-	"http://u:p@h/p": {"q", "//h2", "?x", "http:x", "https:x"},
+	"http://u:p@h/p":       {"q", "//h2", "?x", "http:x", "https:x"},
 }
 
 func TestURLWithBaseAsNode(t *testing.T) {
@@ -196,4 +212,169 @@ func TestURLDomainToASCIIAsNode(t *testing.T) {
 	}
 	n := sameAsNodeEach(t, code, in)
 	t.Logf("%d hosts compared with Node", n)
+}
+
+// setterCases are [href, property, value] triples: the URL after the
+// assignment is compared component by component.
+var setterCases = [][3]string{
+	{"http://h/p", "href", "https://x/y?z#w"}, {"http://h/p", "href", "not a url"}, {"http://h/?a=1", "href", "http://h/?b=2"},
+	{"http://h/", "protocol", "https"}, {"http://h/", "protocol", "HTTPS:"}, {"http://h/", "protocol", "ftp:x"},
+	{"http://h/", "protocol", "foo"}, {"foo://h/", "protocol", "http"}, {"foo://h/", "protocol", "bar"}, {"http://h:443/", "protocol", "https"},
+	{"http://u@h/", "protocol", "file"}, {"file:///x", "protocol", "http"}, {"file://h/x", "protocol", "https"}, {"http://h/", "protocol", "1x"},
+	{"http://h/", "protocol", ""}, {"http://h/", "protocol", "h\ttp"}, {"sc:opaque", "protocol", "other"}, {"http://h:80/", "protocol", "ws"},
+	{"http://h/", "username", "us er"}, {"http://h/", "username", "a:b@c"}, {"http://h/", "username", ""}, {"file:///x", "username", "u"},
+	{"sc:opaque", "username", "u"}, {"http://u:p@h/", "username", ""}, {"http://h/", "username", "\u00e9"},
+	{"http://h/", "password", "p w"}, {"http://u@h/", "password", "x:y"}, {"http://u:p@h/", "password", ""}, {"file://h/x", "password", "p"},
+	{"http://h/", "host", "x.com"}, {"http://h/", "host", "x.com:8080"}, {"http://h:1/", "host", "x"}, {"http://h/", "host", "x:80"},
+	{"http://h/", "host", ""}, {"foo://h/", "host", ""}, {"foo://u@h/", "host", ""}, {"http://h/", "host", "a b"}, {"http://h/", "host", "[::1]:9"},
+	{"http://h/", "host", "x/y"}, {"http://h/", "host", "x?y"}, {"http://h/", "host", "x#y"}, {"http://h/", "host", "\u00fc.de"},
+	{"http://h/", "host", "0x7f.1"}, {"sc:opaque", "host", "x"}, {"file:///x", "host", "h"}, {"file://h/x", "host", "localhost"},
+	{"http://h/", "host", "x:abc"}, {"http://h/", "host", ":80"}, {"http://h/", "host", "x:99999"},
+	{"http://h:8/", "hostname", "x"}, {"http://h/", "hostname", "x:90"}, {"http://h/", "hostname", "[::2]"}, {"http://h/", "hostname", ""},
+	{"foo://h/", "hostname", ""}, {"http://h/", "hostname", "a%zz"}, {"file://h/x", "hostname", ""}, {"sc:o", "hostname", "x"},
+	{"http://h/", "port", "8080"}, {"http://h/", "port", "80"}, {"http://h:1/", "port", ""}, {"http://h/", "port", "12ab"},
+	{"http://h/", "port", "ab"}, {"http://h/", "port", "65536"}, {"http://h/", "port", " 9"}, {"file:///x", "port", "1"},
+	{"sc:o", "port", "1"}, {"foo://h/", "port", "0"}, {"http://h/", "port", "8080/x"}, {"https://h:1/", "port", "443"},
+	{"http://h/a", "pathname", "b/c"}, {"http://h/a", "pathname", "/x/../y"}, {"http://h/a", "pathname", ""}, {"http://h/a", "pathname", "a?b#c"},
+	{"http://h/a", "pathname", "\\x\\y"}, {"foo://h/a", "pathname", "\\x"}, {"foo:/a", "pathname", "b"}, {"foo:/a", "pathname", "//b"},
+	{"sc:opaque", "pathname", "x"}, {"file:///C:/a", "pathname", "/.."}, {"file:///a", "pathname", "C|/x"}, {"http://h/", "pathname", "%2e%2e/x y"},
+	{"foo://h", "pathname", ""}, {"foo:", "pathname", ""},
+	{"http://h/p", "search", "a=1"}, {"http://h/p", "search", "?a=1"}, {"http://h/p?x", "search", ""}, {"http://h/p", "search", "?"},
+	{"http://h/p", "search", "a#b"}, {"http://h/p", "search", "'\"<>"}, {"foo://h/p", "search", "'"}, {"sc:a b ?q", "search", ""},
+	{"sc:a b ?q#f", "search", ""}, {"http://h/p#f", "search", "q"},
+	{"http://h/p", "hash", "f"}, {"http://h/p", "hash", "#f"}, {"http://h/p#x", "hash", ""}, {"http://h/p", "hash", "#"},
+	{"http://h/p", "hash", "a b`#c"}, {"sc:a b #f", "hash", ""}, {"sc:a b ", "hash", "x"}, {"sc:opaque", "hash", "x"},
+}
+
+func TestURLSettersAsNode(t *testing.T) {
+	code := `return input.map(([href, prop, value]) => {
+		const u = new URL(href);
+		let threw = null;
+		try { u[prop] = value; } catch (e) { threw = [e.name, e.message, e.code]; }
+		return [threw, u.href, u.protocol, u.username, u.password, u.host, u.hostname, u.port, u.pathname, u.search, u.hash,
+			[...u.searchParams]];
+	})`
+	in := make([]any, len(setterCases))
+	for i, c := range setterCases {
+		in[i] = c[:]
+	}
+	n := sameAsNodeEach(t, code, in)
+	t.Logf("%d setter cases compared with Node", n)
+}
+
+// TestURLSetterConversionsAsNode: a setter converts its value as Node
+// does (numbers, null, undefined, objects with toString, symbols).
+func TestURLSetterConversionsAsNode(t *testing.T) {
+	sameAsNode(t, `const out = [];
+		for (const v of [8080, null, undefined, true, {toString() { return "81" }}, [82], Symbol("s")]) {
+			for (const prop of ["port", "hostname", "pathname", "search", "hash", "username"]) {
+				const u = new URL("http://h/");
+				try { u[prop] = v; out.push(u.href); } catch (e) { out.push(e.name + ": " + e.message); }
+			}
+		}
+		return out`, "")
+}
+
+// paramsCases are URLSearchParams built from strings: each is parsed,
+// listed, serialised, and read through the methods.
+var paramsCases = []string{
+	"", "?", "??a=1", "a=1&b=2", "a=1&a=2&a=3", "a", "a=", "=b", "=", "&&a=1&&", "a=1=2", "a+b=c+d", "a%20b=%2B",
+	"%zz=%4", "%e2%82%ac=%E2%82", "%F0%9F%98%80", "\u00e9=\u00fc", "a=b c", "a=~!*()'-._", "a=%26&b=%3D", "a=%00",
+	"b=2&a=1&c=0&a=0", "z&y&x", "\U0001F600=1&\uff41=2&A=3&a=4", "%C3%A9=1", "a\tb=c", "?a=1?b=2", "a=1#frag", "+",
+	"%", "%%", "%2", "a=%0A%0D", "&", "a==",
+}
+
+func TestURLSearchParamsAsNode(t *testing.T) {
+	code := `return input.map((s) => {
+		const p = new URLSearchParams(s);
+		const q = new URLSearchParams(s); q.sort();
+		const first = [...p.keys()][0];
+		return [[...p], p.toString(), String(q), [...q.entries()], p.size, [...p.values()], first === undefined ? null :
+			[p.get(first), p.getAll(first), p.has(first), p.has(first, "nope"), p.get("missing")]];
+	})`
+	in := make([]any, len(paramsCases))
+	for i, c := range paramsCases {
+		in[i] = c
+	}
+	n := sameAsNodeEach(t, code, in)
+	t.Logf("%d query strings compared with Node", n)
+}
+
+// TestURLSearchParamsMethodsAsNode: constructors from pairs and
+// records, every method, the iterators and the errors.
+func TestURLSearchParamsMethodsAsNode(t *testing.T) {
+	code := `const err = (f) => { try { return f(); } catch (e) { return [e.name, e.message, e.code]; } };
+	return input.map((src) => err(() => { const r = (0, eval)("(" + src + ")"); return r === undefined ? "undefined" : r; }))`
+	cases := []any{
+		`String(new URLSearchParams([["a", "1"], ["b", "2"]]))`,
+		`String(new URLSearchParams([["a", 1], new Set(["b", 2])]))`,
+		`String(new URLSearchParams([["a"]]))`,
+		`String(new URLSearchParams([["a", "1", "2"]]))`,
+		`String(new URLSearchParams([null]))`,
+		`String(new URLSearchParams([5]))`,
+		`String(new URLSearchParams({a: 1, b: [2, 3], c: null, d: undefined, "\u00e9": "x y"}))`,
+		`String(new URLSearchParams({[Symbol.iterator]: 5}))`,
+		`String(new URLSearchParams({[Symbol.iterator]: null, a: 1}))`,
+		`String(new URLSearchParams(Object.defineProperty({a: 1}, "hidden", {value: 2, enumerable: false})))`,
+		`String(new URLSearchParams(new URLSearchParams("x=1&y=2")))`,
+		`String(new URLSearchParams(new Map([["k", "v"]])))`,
+		`String(new URLSearchParams(12.5))`,
+		`String(new URLSearchParams(null))`,
+		`String(new URLSearchParams(true))`,
+		`String(new URLSearchParams("a=1", "ignored"))`,
+		`(() => { const p = new URLSearchParams("a=1&b=2&a=3"); p.append("a", "4"); p.append("c d", "&="); return p.toString(); })()`,
+		`(() => { const p = new URLSearchParams("a=1&b=2&a=3"); p.delete("a"); return p.toString(); })()`,
+		`(() => { const p = new URLSearchParams("a=1&b=2&a=3"); p.delete("a", "3"); return p.toString(); })()`,
+		`(() => { const p = new URLSearchParams("a=1&b=2&a=3"); p.delete("a", undefined); return p.toString(); })()`,
+		`(() => { const p = new URLSearchParams("a=1&b=2&a=3"); p.set("a", "x"); return p.toString(); })()`,
+		`(() => { const p = new URLSearchParams("a=1&b=2&a=3"); p.set("z", "x"); return p.toString(); })()`,
+		`(() => { const p = new URLSearchParams("a=1&b=2"); return [p.has("a", "1"), p.has("a", "2"), p.has("a", undefined), p.has("c")]; })()`,
+		`(() => { const p = new URLSearchParams("b=1&a=2&b=0&a=1&\u00e9=1&e=2&E=3"); p.sort(); return [...p]; })()`,
+		`(() => { const a = []; for (let i = 0; i < 150; i++) a.push("k" + (i % 7) + "=" + i); const p = new URLSearchParams(a.join("&")); p.sort(); return p.toString(); })()`,
+		`(() => { const p = new URLSearchParams("\ud83d\ude00=1&\uffff=2&\ue000=3"); p.sort(); return [...p.keys()]; })()`,
+		`(() => { const p = new URLSearchParams("a=1&b=2&c=3"); const seen = []; p.forEach(function (v, k, o) { seen.push([v, k, o === p, this]); if (k === "a") p.delete("b"); }, "T"); return seen; })()`,
+		`(() => { const p = new URLSearchParams("a=1&b=2"); const it = p.entries(); p.append("c", "3"); return [...it]; })()`,
+		`(() => { const p = new URLSearchParams("a=1"); const it = p[Symbol.iterator](); return [it.next(), it.next(), it.next()]; })()`,
+		`Object.prototype.toString.call(new URLSearchParams().keys())`,
+		`Object.getPrototypeOf(Object.getPrototypeOf(new URLSearchParams().values())) === Object.getPrototypeOf(Object.getPrototypeOf([].keys()))`,
+		`new URLSearchParams().keys().next.call({})`,
+		`new URLSearchParams().append("a")`,
+		`new URLSearchParams().set("a")`,
+		`new URLSearchParams().get()`,
+		`new URLSearchParams().getAll()`,
+		`new URLSearchParams().has()`,
+		`new URLSearchParams().delete()`,
+		`new URLSearchParams().forEach(5)`,
+		`new URLSearchParams().forEach("s")`,
+		`new URLSearchParams().forEach({})`,
+		`URLSearchParams.prototype.get.call({}, "a")`,
+		`URLSearchParams.prototype.toString.call(new URL("http://h/"))`,
+		`Object.getOwnPropertyDescriptor(URLSearchParams.prototype, "size").get.call(null)`,
+		`URLSearchParams("a=1")`,
+		`[String(new URLSearchParams("\ud800=\udc00")), new URLSearchParams({"\ud800": 1, "\udc00": 2}).toString()]`,
+		`new URL("http://h/\ud800?\udc00#\ud83d").href`,
+		`[URLSearchParams.length, URLSearchParams.name, URLSearchParams.prototype.append.length, URLSearchParams.prototype.delete.length, URLSearchParams.prototype.forEach.length, URLSearchParams.prototype.has.length]`,
+		`URLSearchParams.prototype[Symbol.iterator] === URLSearchParams.prototype.entries`,
+		`Object.keys(URLSearchParams.prototype)`,
+		`Object.prototype.toString.call(new URLSearchParams())`,
+		`Object.prototype.toString.call(URLSearchParams.prototype)`,
+		`[Object.keys(new URLSearchParams("a=1")), JSON.stringify(new URLSearchParams("a=1"))]`,
+		`new URLSearchParams("a=1").get(Symbol())`,
+		`String(new URLSearchParams([[{toString() { return "k" }}, {toString() { return "v" }}]]))`,
+		`(() => { class P extends URLSearchParams { x() { return this.get("a") } }; const p = new P("a=7"); return [p.x(), p instanceof URLSearchParams, String(p)]; })()`,
+	}
+	n := sameAsNodeEach(t, code, cases)
+	t.Logf("%d URLSearchParams cases compared with Node", n)
+}
+
+// TestSameAsNodeEachSeesADifference: an entry Node computes differently
+// is reported, and only that entry.
+func TestSameAsNodeEachSeesADifference(t *testing.T) {
+	if _, err := nodePath(); err != nil {
+		t.Skipf("node is not installed (%v)", err)
+	}
+	d := nodeDifferences(t, `return input.map((x) => x === 1 ? typeof process : x)`, []any{0, 1, 2})
+	if len(d) != 1 || d[0].index != 1 {
+		t.Fatalf("differences %+v, want only entry 1's", d)
+	}
 }
