@@ -297,6 +297,7 @@ function idnaMap(domain) {
     if (c === 0xad || c === 0x34f || (c >= 0x180b && c <= 0x180d) || c === 0x200b || c === 0x2060 ||
       c === 0xfeff || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xe0100 && c <= 0xe01ef)) continue;
     if (c === 0x1e9e) { s += "ss"; continue; }
+    if (c === 0x345) { s += "\u03b9"; continue; }
     // Cherokee folds to its capitals, not to the small letters.
     if (c >= 0x13f8 && c <= 0x13fd) { s += fromCharCode(c - 8); continue; }
     if (c >= 0xab70 && c <= 0xabbf) { s += fromCharCode(c - 0xab70 + 0x13a0); continue; }
@@ -313,10 +314,11 @@ function idnaMap(domain) {
 const regexpTest = RegExp.prototype.test;
 function test(re, str) { return apply(regexpTest, re, [str]); }
 const RE_LEADING_MARK = /^\p{M}/u;
-// Controls, surrogates, private use, unassigned, the line and paragraph
-// separators, the Hangul fillers and the Georgian capitals UTS #46
+// Controls, format characters (the joiners among them), surrogates,
+// private use, unassigned, spaces, the line and paragraph separators,
+// the ideographic description characters, the Mongolian soft hyphen, the Hangul fillers and the Georgian capitals UTS #46
 // disallows.
-const RE_DISALLOWED = /[\p{Cc}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0\u17b4\u17b5\u10a0-\u10c5\u10c7\u10cd\u200c\u200d\ufffd]/u;
+const RE_DISALLOWED = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zs}\p{Zl}\p{Zp}\u1806\u2ff0-\u2fff\u115f\u1160\u3164\uffa0\u17b4\u17b5\u10a0-\u10c5\u10c7\u10cd\u200c\u200d\ufffd]/u;
 const RE_RTL = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
 const RE_MARK = /\p{M}/u;
 const RE_LETTER = /\p{L}/u;
