@@ -398,3 +398,44 @@ func TestSameAsNodeEachSeesADifference(t *testing.T) {
 		t.Fatalf("differences %+v, want only entry 1's", d)
 	}
 }
+
+// TestURLObjectAsNode: the URL class's shape (names, lengths, property
+// attributes, tags), its errors, and the live binding between
+// searchParams and search.
+func TestURLObjectAsNode(t *testing.T) {
+	code := `const err = (f) => { try { return f(); } catch (e) { return [e.name, e.message, e.code, e.input, e.base]; } };
+	const attrs = (o, keys) => keys.map((k) => { const d = Object.getOwnPropertyDescriptor(o, k);
+		return d === undefined ? null : [typeof d.get, typeof d.set, d.writable, d.enumerable, d.configurable, typeof d.value === "function" ? d.value.length : null]; });
+	return input.map((src) => err(() => { const r = (0, eval)("(" + src + ")"); return r === undefined ? "undefined" : r; }))`
+	cases := []any{
+		`Object.keys(URL.prototype)`,
+		`[URL.name, URL.length, typeof URL, URL.canParse.length, Object.getOwnPropertyDescriptor(URL, "prototype").writable]`,
+		`attrs(URL.prototype, ["href", "origin", "protocol", "searchParams", "toString", "toJSON", "constructor"])`,
+		`attrs(URLSearchParams.prototype, ["size", "append", "sort", "constructor"])`,
+		`attrs(globalThis, ["URL", "URLSearchParams"])`,
+		`Object.getOwnPropertyDescriptor(URL.prototype, "href").get.name`,
+		`[Object.prototype.toString.call(new URL("http://h")), Object.prototype.toString.call(URL.prototype), String(new URL("http://h/x"))]`,
+		`[JSON.stringify({u: new URL("http://h/?q#f")}), Object.keys(new URL("http://h")), new URL("http://h") instanceof URL]`,
+		`new URL()`, `new URL("nope")`, `new URL("x", "nope")`, `new URL("x", undefined)`, `new URL("x", null)`,
+		`new URL(Symbol())`, `URL("http://h")`, `new URL("http://h").href = "nope"`,
+		`new URL("http://a/", new URL("http://b/c/d")).href`, `new URL({toString() { return "http://t/" }}).href`,
+		`new URL(new URL("http://h/p")).href`, `URL.canParse()`, `[URL.canParse("http://h"), URL.canParse("x"), URL.canParse("x", "http://h")]`,
+		`Object.getOwnPropertyDescriptor(URL.prototype, "href").get.call({})`,
+		`URL.prototype.toString.call(new URLSearchParams())`,
+		`URL.prototype.toJSON.call({})`,
+		`(() => { const u = new URL("http://h/?a=1&b=2"); const p = u.searchParams; p.append("c", "3 4"); return [u.href, u.search, p === u.searchParams]; })()`,
+		`(() => { const u = new URL("http://h/?a=1"); const p = u.searchParams; u.search = "?x=9"; return [...p]; })()`,
+		`(() => { const u = new URL("http://h/?a=1"); const p = u.searchParams; u.href = "http://g/?y=8"; p.append("z", "7"); return [u.href, [...p]]; })()`,
+		`(() => { const u = new URL("http://h/?a=1"); u.searchParams.delete("a"); return [u.href, u.search]; })()`,
+		`(() => { const u = new URL("http://h/p#f"); u.searchParams.set("q", "~ '"); return u.href; })()`,
+		`(() => { const u = new URL("http://h/?a=%zz&b=+"); return [u.searchParams.get("a"), u.searchParams.get("b"), u.search]; })()`,
+		`(() => { const u = new URL("http://h/?b=2&a=1"); u.searchParams.sort(); return u.href; })()`,
+		`(() => { const u = new URL("sc:a b ?q=1"); u.searchParams.delete("q"); return u.href; })()`,
+		`(() => { const u = new URL("http://h/?a=1"); u.search = ""; return [u.href, u.searchParams.size]; })()`,
+		`(() => { class U extends URL { get x() { return this.hostname + "!" } }; const u = new U("http://h/"); return [u.x, u instanceof URL, u.href]; })()`,
+		`(() => { const u = new URL("http://h/"); u.searchParams.foo = 1; return [u.searchParams.foo, new URL("http://h/").searchParams.foo]; })()`,
+		`typeof URL.parse === "function" ? [URL.parse("http://h/x").href, URL.parse("nope"), URL.parse("x", "http://h/").href] : "no parse"`,
+	}
+	n := sameAsNodeEach(t, code, cases)
+	t.Logf("%d URL object cases compared with Node", n)
+}
