@@ -293,6 +293,18 @@ func TestURLSetterConversionsAsNode(t *testing.T) {
 			}
 		}
 		return out`, "")
+	// A toString that changes the URL is overwritten by the setter,
+	// which works on the URL as it was before the conversion.
+	sameAsNode(t, `const vals = {protocol: "https", username: "v", password: "w", host: "x:2", hostname: "x", port: "3",
+			pathname: "/again", search: "?s", hash: "#g", href: "http://z/"};
+		return Object.keys(vals).map((prop) => {
+			const u = new URL("http://u@h:1/p?q=1#f");
+			u[prop] = { toString() { u.href = "http://r@replaced:9/rp?rq#rf"; return vals[prop]; } };
+			const v = new URL("http://u@h:1/p?q=1#f");
+			const p = v.searchParams;
+			v[prop] = { toString() { p.append("z", "1"); return vals[prop]; } };
+			return [u.href, v.href, String(p)];
+		})`, "")
 }
 
 // paramsCases are URLSearchParams built from strings: each is parsed,

@@ -24,6 +24,18 @@ const objectCreate = Object.create;
 const mathFloor = Math.floor;
 const numberToString = Number.prototype.toString;
 
+const regexpExec = RegExp.prototype.exec;
+// test runs a regular expression of this file's through the captured
+// exec (RegExp.prototype.test would look exec up on the prototype).
+function test(re, str) { return apply(regexpExec, re, [str]) !== null; }
+// search returns the index of re's (global) first match at or after
+// from, or end when there is none.
+function search(re, str, from, end) {
+  re.lastIndex = from;
+  const m = apply(regexpExec, re, [str]);
+  return m === null ? end : m.index;
+}
+
 function slice(s, a, b) { return apply(strSliceU, s, [a, b]); }
 function codeAt(s, i) { return apply(strCharCodeAt, s, [i]); }
 function indexOf(s, t, from) { return apply(strIndexOf, s, [t, from]); }
@@ -58,12 +70,18 @@ function brand() {
   return Brand;
 }
 
+const HEX = "0123456789ABCDEF";
+const RegExpIntrinsic = RegExp;
 // Percent-encode sets: one flag per ASCII code point; every code point
 // above U+007E is in every set.
 function encodeSet(base, extra) {
   const set = list();
   for (let i = 0; i < 128; i++) set[i] = base === null ? (i < 0x20 || i === 0x7f) : base[i];
   for (let i = 0; i < extra.length; i++) set[codeAt(extra, i)] = true;
+  // re finds whether a string has anything to encode at all.
+  let cls = "";
+  for (let i = 0; i < 128; i++) if (set[i]) cls += "\\x" + HEX[i >> 4] + HEX[i & 15];
+  set.re = new RegExpIntrinsic("[" + cls + "\\u0080-\\uffff]");
   return set;
 }
 const C0_SET = encodeSet(null, "");
@@ -74,13 +92,13 @@ const PATH_SET = encodeSet(QUERY_SET, "?`{}");
 const USERINFO_SET = encodeSet(PATH_SET, "/:;=@[\\]^|");
 const COMPONENT_SET = encodeSet(USERINFO_SET, "$%&+,");
 const FORM_SET = encodeSet(COMPONENT_SET, "!'()~");
-const HEX = "0123456789ABCDEF";
 
 function pctByte(b) { return "%" + HEX[b >> 4] + HEX[b & 15]; }
 
 // encode percent-encodes s (well-formed UTF-16) as UTF-8 with set; form
 // also turns spaces into "+" (application/x-www-form-urlencoded).
 function encode(s, set, form) {
+  if (!test(set.re, s)) return s;
   let out = "", start = 0;
   for (let i = 0; i < s.length; i++) {
     let c = codeAt(s, i);
@@ -275,10 +293,8 @@ function punyDecode(s) {
   return text;
 }
 
-function isASCII(s) {
-  for (let i = 0; i < s.length; i++) if (codeAt(s, i) >= 0x80) return false;
-  return true;
-}
+const RE_NON_ASCII = /[^\0-\x7f]/;
+function isASCII(s) { return !test(RE_NON_ASCII, s); }
 
 // idnaMap is the part of UTS #46's mapping carried here: the ideographic
 // and full-width full stops become ".", the ignored code points go,
@@ -311,8 +327,6 @@ function idnaMap(domain) {
   return apply(strNormalize, s, ["NFC"]);
 }
 
-const regexpTest = RegExp.prototype.test;
-function test(re, str) { return apply(regexpTest, re, [str]); }
 const RE_LEADING_MARK = /^\p{M}/u;
 // Controls, format characters (the joiners among them), surrogates,
 // private use, unassigned, spaces, the line and paragraph separators,
@@ -375,8 +389,9 @@ function domainToASCII(domain) {
   if (mapped === null) return null;
   let out = "", start = 0, rtl = false;
   const labels = list();
-  for (let i = 0; i <= mapped.length; i++) {
-    if (i < mapped.length && mapped[i] !== ".") continue;
+  for (let i = 0; i <= mapped.length; i = start) {
+    i = indexOf(mapped, ".", start);
+    if (i < 0) i = mapped.length;
     let label = slice(mapped, start, i);
     if (isASCII(label)) {
       if (slice(label, 0, 4) === "xn--") {
@@ -400,15 +415,9 @@ function domainToASCII(domain) {
   return out === "" ? null : out;
 }
 
-const FORBIDDEN_HOST = "\0\t\n\r #/:<>?@[\\]^|";
-function forbiddenHost(s, domain) {
-  for (let i = 0; i < s.length; i++) {
-    const c = codeAt(s, i);
-    if (indexOf(FORBIDDEN_HOST, s[i], 0) >= 0) return true;
-    if (domain && (c <= 0x1f || c === 0x25 || c === 0x7f)) return true;
-  }
-  return false;
-}
+const RE_FORBIDDEN_HOST = /[\0\t\n\r #/:<>?@[\\\]^|]/;
+const RE_FORBIDDEN_DOMAIN = /[\0-\x20#%/:<>?@[\\\]^|\x7f]/;
+function forbiddenHost(s, domain) { return test(domain ? RE_FORBIDDEN_DOMAIN : RE_FORBIDDEN_HOST, s); }
 
 // ipv4Number parses one dotted part: a number, or -1 for failure.
 function ipv4Number(s) {
@@ -598,7 +607,7 @@ function startsWithDriveLetter(s, p) {
   const c = s[p + 2];
   return c === "/" || c === "\\" || c === "?" || c === "#";
 }
-function isSingleDot(s) { return s === "." || lower(s) === "%2e"; }
+function isSingleDot(s) { return s === "." || (s.length === 3 && lower(s) === "%2e"); }
 function isDoubleDot(s) {
   if (s.length !== 2 && s.length !== 4 && s.length !== 6) return false;
   s = lower(s);
@@ -609,6 +618,12 @@ function shortenPath(url) {
   if (url.scheme === "file" && p.length === 1 && isDriveLetter(p[0], true)) return;
   if (p.length > 0) p.length--;
 }
+
+// Where the parser's bulk scans stop (global, for search).
+const RE_AUTHORITY_END = /[@/?#]/g, RE_AUTHORITY_END_SPECIAL = /[@/\\?#]/g;
+const RE_SEGMENT_END = /[/?#]/g, RE_SEGMENT_END_SPECIAL = /[/\\?#]/g;
+const RE_SEGMENT_END_OVERRIDE = /[/]/g, RE_SEGMENT_END_SPECIAL_OVERRIDE = /[/\\]/g;
+const RE_HOST_STOP = /[:/\\?#[\]]/g;
 
 // States of the basic URL parser.
 const SCHEME_START = 1, SCHEME = 2, NO_SCHEME = 3, SPECIAL_RELATIVE_OR_AUTHORITY = 4, PATH_OR_AUTHORITY = 5,
@@ -753,12 +768,7 @@ function runParser(input, base, url, state, override) {
           state = HOST;
         } else {
           // Everything up to the next delimiter joins the buffer at once.
-          let j = p + 1;
-          while (j < len) {
-            const d = input[j];
-            if (d === "@" || d === "/" || d === "?" || d === "#" || (special && d === "\\")) break;
-            j++;
-          }
+          const j = search(special ? RE_AUTHORITY_END_SPECIAL : RE_AUTHORITY_END, input, p + 1, len);
           buffer += slice(input, p, j);
           p = j - 1;
         }
@@ -783,7 +793,10 @@ function runParser(input, base, url, state, override) {
         } else {
           if (c === "[") insideBrackets = true;
           if (c === "]") insideBrackets = false;
-          buffer += c;
+          // What follows up to the next delimiter or bracket joins at once.
+          const j = search(RE_HOST_STOP, input, p + 1, len);
+          buffer += slice(input, p, j);
+          p = j - 1;
         }
         break;
       case PORT:
@@ -875,12 +888,9 @@ function runParser(input, base, url, state, override) {
           if (c === "?") { url.query = ""; state = QUERY; }
           if (c === "#") { url.fragment = ""; state = FRAGMENT; }
         } else {
-          let j = p + 1;
-          while (j < len) {
-            const d = input[j];
-            if (d === "/" || (special && d === "\\") || (!override && (d === "?" || d === "#"))) break;
-            j++;
-          }
+          const re = override ? (special ? RE_SEGMENT_END_SPECIAL_OVERRIDE : RE_SEGMENT_END_OVERRIDE) :
+            (special ? RE_SEGMENT_END_SPECIAL : RE_SEGMENT_END);
+          const j = search(re, input, p + 1, len);
           buffer += slice(input, p, j);
           p = j - 1;
         }
@@ -967,8 +977,9 @@ function stripTrailingSpaces(url) {
 function parseForm(s) {
   const out = list();
   let start = 0;
-  for (let i = 0; i <= s.length; i++) {
-    if (i < s.length && s[i] !== "&") continue;
+  while (start <= s.length) {
+    let i = indexOf(s, "&", start);
+    if (i < 0) i = s.length;
     if (i > start) {
       const seq = slice(s, start, i);
       const eq = indexOf(seq, "=", 0);
@@ -1156,17 +1167,7 @@ const paramsMethods = {
   },
   sort() {
     const st = paramsState(this);
-    // A stable insertion of each pair after every pair whose name is
-    // not greater, comparing code units (as < does).
-    const a = st.list, out = list();
-    for (let i = 0; i < a.length; i += 2) {
-      let j = out.length;
-      while (j > 0 && out[j - 2] > a[i]) j -= 2;
-      for (let k = out.length + 1; k > j + 1; k--) out[k] = out[k - 2];
-      out[j] = a[i];
-      out[j + 1] = a[i + 1];
-    }
-    st.list = out;
+    st.list = sortPairs(st.list);
     update(st);
   },
   entries() { return makeIterator(paramsState(this), "entries"); },
@@ -1184,6 +1185,28 @@ const paramsMethods = {
   values() { return makeIterator(paramsState(this), "values"); },
   toString() { return serializeForm(paramsState(this).list); },
 };
+
+// sortPairs sorts a flat list of pairs by name, comparing code units
+// (as < does), keeping pairs with equal names in order: a bottom-up
+// merge sort, so 100,000 pairs take n log n steps.
+function sortPairs(a) {
+  const n = a.length / 2;
+  let from = list(), to = list();
+  for (let i = 0; i < n; i++) from[i] = i;
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) to[k++] = a[2 * from[j]] < a[2 * from[i]] ? from[j++] : from[i++];
+      while (i < mid) to[k++] = from[i++];
+      while (j < hi) to[k++] = from[j++];
+    }
+    const t = from; from = to; to = t;
+  }
+  const out = list();
+  for (let i = 0; i < n; i++) { out[2 * i] = a[2 * from[i]]; out[2 * i + 1] = a[2 * from[i] + 1]; }
+  return out;
+}
 
 // describeReceived is the tail of Node's ERR_INVALID_ARG_TYPE message.
 function describeReceived(v) {
@@ -1259,6 +1282,22 @@ function URL(input) {
   new URLBrand(this, { __proto__: null, url: rec, params: null, paramsObject: null });
 }
 
+// A setter works as Node's: on the URL as it was before the value was
+// converted (a toString that changes the URL is overwritten), and the
+// searchParams are parsed again from the result of the search and href
+// setters only (so, as in Node, what a toString appended to them stays
+// there when another setter overwrites the URL).
+function copyRecord(u) {
+  const c = newRecord();
+  c.scheme = u.scheme; c.username = u.username; c.password = u.password; c.host = u.host; c.port = u.port;
+  c.opaque = u.opaque; c.path = u.opaque ? u.path : copyList(u.path); c.query = u.query; c.fragment = u.fragment;
+  return c;
+}
+function commit(st, u, resync) {
+  st.url = u;
+  if (resync) paramsFollow(st);
+}
+
 // paramsFollow is what a URL's query change does to its searchParams.
 function paramsFollow(st) {
   if (st.params !== null) st.params.list = parseForm(st.url.query === null ? "" : st.url.query);
@@ -1271,31 +1310,30 @@ const urlAccessors = {
     v = toUSV(v);
     const rec = basicParse(v, null);
     if (rec === null) throw invalidURL(v, undefined, false);
-    st.url = rec;
-    if (st.params !== null) st.params.ctx = st;
-    paramsFollow(st);
+    commit(st, rec, true);
   },
   get origin() { return origin(urlState(this).url); },
   get protocol() { return urlState(this).url.scheme + ":"; },
   set protocol(v) {
-    const st = urlState(this);
-    basicParse(toUSV(v) + ":", null, st.url, SCHEME_START);
+    const st = urlState(this), u = copyRecord(st.url);
+    basicParse(toUSV(v) + ":", null, u, SCHEME_START);
+    commit(st, u, false);
   },
   get username() { return urlState(this).url.username; },
   set username(v) {
-    const st = urlState(this);
+    const st = urlState(this), u = copyRecord(st.url);
     v = toUSV(v);
-    const u = st.url;
     if (u.host === null || u.host === "" || u.scheme === "file") return;
     u.username = encode(v, USERINFO_SET, false);
+    commit(st, u, false);
   },
   get password() { return urlState(this).url.password; },
   set password(v) {
-    const st = urlState(this);
+    const st = urlState(this), u = copyRecord(st.url);
     v = toUSV(v);
-    const u = st.url;
     if (u.host === null || u.host === "" || u.scheme === "file") return;
     u.password = encode(v, USERINFO_SET, false);
+    commit(st, u, false);
   },
   get host() {
     const u = urlState(this).url;
@@ -1303,40 +1341,42 @@ const urlAccessors = {
     return u.port === null ? u.host : u.host + ":" + StringIntrinsic(u.port);
   },
   set host(v) {
-    const st = urlState(this);
+    const st = urlState(this), u = copyRecord(st.url);
     v = toUSV(v);
-    if (st.url.opaque) return;
-    basicParse(v, null, st.url, HOST);
+    if (u.opaque) return;
+    basicParse(v, null, u, HOST);
+    commit(st, u, false);
   },
   get hostname() { const u = urlState(this).url; return u.host === null ? "" : u.host; },
   set hostname(v) {
-    const st = urlState(this);
+    const st = urlState(this), u = copyRecord(st.url);
     v = toUSV(v);
-    if (st.url.opaque) return;
-    basicParse(v, null, st.url, HOSTNAME);
+    if (u.opaque) return;
+    basicParse(v, null, u, HOSTNAME);
+    commit(st, u, false);
   },
   get port() { const u = urlState(this).url; return u.port === null ? "" : StringIntrinsic(u.port); },
   set port(v) {
-    const st = urlState(this);
+    const st = urlState(this), u = copyRecord(st.url);
     v = toUSV(v);
-    const u = st.url;
     if (u.host === null || u.host === "" || u.scheme === "file") return;
     if (v === "") u.port = null;
     else basicParse(v, null, u, PORT);
+    commit(st, u, false);
   },
   get pathname() { return serializePath(urlState(this).url); },
   set pathname(v) {
-    const st = urlState(this);
+    const st = urlState(this), u = copyRecord(st.url);
     v = toUSV(v);
-    if (st.url.opaque) return;
-    st.url.path = list();
-    basicParse(v, null, st.url, PATH_START);
+    if (u.opaque) return;
+    u.path = list();
+    basicParse(v, null, u, PATH_START);
+    commit(st, u, false);
   },
   get search() { const q = urlState(this).url.query; return q === null || q === "" ? "" : "?" + q; },
   set search(v) {
-    const st = urlState(this);
+    const st = urlState(this), u = copyRecord(st.url);
     v = toUSV(v);
-    const u = st.url;
     if (v === "") {
       u.query = null;
       stripTrailingSpaces(u);
@@ -1345,7 +1385,7 @@ const urlAccessors = {
       u.query = "";
       basicParse(v, null, u, QUERY);
     }
-    paramsFollow(st);
+    commit(st, u, true);
   },
   get searchParams() {
     const st = urlState(this);
@@ -1361,17 +1401,17 @@ const urlAccessors = {
   },
   get hash() { const f = urlState(this).url.fragment; return f === null || f === "" ? "" : "#" + f; },
   set hash(v) {
-    const st = urlState(this);
+    const st = urlState(this), u = copyRecord(st.url);
     v = toUSV(v);
-    const u = st.url;
     if (v === "") {
       u.fragment = null;
       stripTrailingSpaces(u);
-      return;
+    } else {
+      if (v[0] === "#") v = slice(v, 1, v.length);
+      u.fragment = "";
+      basicParse(v, null, u, FRAGMENT);
     }
-    if (v[0] === "#") v = slice(v, 1, v.length);
-    u.fragment = "";
-    basicParse(v, null, u, FRAGMENT);
+    commit(st, u, false);
   },
 };
 

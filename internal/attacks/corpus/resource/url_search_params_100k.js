@@ -1,0 +1,11 @@
+// expect: ok
+// category: resource
+// value: [100000, "k0", "k99999", 1277780, true]
+// source: original (100,000 query parameters parsed, sorted (n log n) and serialised within the default limits)
+const parts = [];
+for (let i = 0; i < 100000; i++) parts.push("k" + (99999 - i) + "=" + i);
+const u = new URL("http://h/?" + parts.join("&"));
+const p = u.searchParams;
+p.sort();
+const keys = [...p.keys()];
+return [p.size, keys[0], keys[keys.length - 1], u.search.length, p.get("k5") === String(99994)];
