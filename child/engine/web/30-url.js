@@ -28,14 +28,6 @@ const regexpExec = RegExp.prototype.exec;
 // test runs a regular expression of this file's through the captured
 // exec (RegExp.prototype.test would look exec up on the prototype).
 function test(re, str) { return apply(regexpExec, re, [str]) !== null; }
-// search returns the index of re's (global) first match at or after
-// from, or end when there is none.
-function search(re, str, from, end) {
-  re.lastIndex = from;
-  const m = apply(regexpExec, re, [str]);
-  return m === null ? end : m.index;
-}
-
 function slice(s, a, b) { return apply(strSliceU, s, [a, b]); }
 function codeAt(s, i) { return apply(strCharCodeAt, s, [i]); }
 function indexOf(s, t, from) { return apply(strIndexOf, s, [t, from]); }
@@ -82,6 +74,8 @@ function encodeSet(base, extra) {
   let cls = "";
   for (let i = 0; i < 128; i++) if (set[i]) cls += "\\x" + HEX[i >> 4] + HEX[i & 15];
   set.re = new RegExpIntrinsic("[" + cls + "\\u0080-\\uffff]");
+  set.marks = "";
+  for (let i = 0; i < 9; i++) if (set[codeAt("-_.!~*'()", i)]) set.marks += "-_.!~*'()"[i];
   return set;
 }
 const C0_SET = encodeSet(null, "");
@@ -97,8 +91,18 @@ function pctByte(b) { return "%" + HEX[b >> 4] + HEX[b & 15]; }
 
 // encode percent-encodes s (well-formed UTF-16) as UTF-8 with set; form
 // also turns spaces into "+" (application/x-www-form-urlencoded).
+// A string encodeURIComponent leaves alone has only ASCII letters,
+// digits and -_.!~*'(): a fast native check that there is nothing to
+// encode, but for the sets that take some of those (set.marks).
+const encodeURIComponentIntrinsic = encodeURIComponent;
+function plain(s, set) {
+  if (encodeURIComponentIntrinsic(s) !== s) return false;
+  const marks = set.marks;
+  for (let i = 0; i < marks.length; i++) if (indexOf(s, marks[i], 0) >= 0) return false;
+  return true;
+}
 function encode(s, set, form) {
-  if (!test(set.re, s)) return s;
+  if (plain(s, set) || !test(set.re, s)) return s;
   let out = "", start = 0;
   for (let i = 0; i < s.length; i++) {
     let c = codeAt(s, i);
@@ -294,7 +298,7 @@ function punyDecode(s) {
 }
 
 const RE_NON_ASCII = /[^\0-\x7f]/;
-function isASCII(s) { return !test(RE_NON_ASCII, s); }
+function isASCII(s) { return encodeURIComponentIntrinsic(s) === s || !test(RE_NON_ASCII, s); }
 
 // idnaMap is the part of UTS #46's mapping carried here: the ideographic
 // and full-width full stops become ".", the ignored code points go,
@@ -417,7 +421,11 @@ function domainToASCII(domain) {
 
 const RE_FORBIDDEN_HOST = /[\0\t\n\r #/:<>?@[\\\]^|]/;
 const RE_FORBIDDEN_DOMAIN = /[\0-\x20#%/:<>?@[\\\]^|\x7f]/;
-function forbiddenHost(s, domain) { return test(domain ? RE_FORBIDDEN_DOMAIN : RE_FORBIDDEN_HOST, s); }
+function forbiddenHost(s, domain) {
+  // None of the code points encodeURIComponent leaves alone is forbidden.
+  if (encodeURIComponentIntrinsic(s) === s) return false;
+  return test(domain ? RE_FORBIDDEN_DOMAIN : RE_FORBIDDEN_HOST, s);
+}
 
 // ipv4Number parses one dotted part: a number, or -1 for failure.
 function ipv4Number(s) {
@@ -619,12 +627,6 @@ function shortenPath(url) {
   if (p.length > 0) p.length--;
 }
 
-// Where the parser's bulk scans stop (global, for search).
-const RE_AUTHORITY_END = /[@/?#]/g, RE_AUTHORITY_END_SPECIAL = /[@/\\?#]/g;
-const RE_SEGMENT_END = /[/?#]/g, RE_SEGMENT_END_SPECIAL = /[/\\?#]/g;
-const RE_SEGMENT_END_OVERRIDE = /[/]/g, RE_SEGMENT_END_SPECIAL_OVERRIDE = /[/\\]/g;
-const RE_HOST_STOP = /[:/\\?#[\]]/g;
-
 // States of the basic URL parser.
 const SCHEME_START = 1, SCHEME = 2, NO_SCHEME = 3, SPECIAL_RELATIVE_OR_AUTHORITY = 4, PATH_OR_AUTHORITY = 5,
   RELATIVE = 6, RELATIVE_SLASH = 7, SPECIAL_AUTHORITY_SLASHES = 8, SPECIAL_AUTHORITY_IGNORE_SLASHES = 9,
@@ -668,6 +670,20 @@ function basicParse(input, base, url, state) {
 function runParser(input, base, url, state, override) {
   let buffer = "", atSeen = false, insideBrackets = false, passwordSeen = false;
   const len = input.length;
+  // next(ch, from) is the index of the next ch at or after from (len if
+  // none), remembered per ch: the bulk scans below cost O(n) in all,
+  // where a search from every segment would cost O(n) each.
+  const seen = { __proto__: null };
+  function next(ch, from) {
+    let at = seen[ch];
+    if (at === undefined || at < from) {
+      at = indexOf(input, ch, from);
+      if (at < 0) at = len;
+      seen[ch] = at;
+    }
+    return at;
+  }
+  function min(a, b) { return a < b ? a : b; }
   for (let p = 0; ; p++) {
     const c = input[p]; // undefined past the end (EOF)
     const special = url.scheme in SPECIAL;
@@ -768,7 +784,8 @@ function runParser(input, base, url, state, override) {
           state = HOST;
         } else {
           // Everything up to the next delimiter joins the buffer at once.
-          const j = search(special ? RE_AUTHORITY_END_SPECIAL : RE_AUTHORITY_END, input, p + 1, len);
+          let j = min(min(next("@", p + 1), next("/", p + 1)), min(next("?", p + 1), next("#", p + 1)));
+          if (special) j = min(j, next("\\", p + 1));
           buffer += slice(input, p, j);
           p = j - 1;
         }
@@ -794,7 +811,8 @@ function runParser(input, base, url, state, override) {
           if (c === "[") insideBrackets = true;
           if (c === "]") insideBrackets = false;
           // What follows up to the next delimiter or bracket joins at once.
-          const j = search(RE_HOST_STOP, input, p + 1, len);
+          let j = min(min(next(":", p + 1), next("/", p + 1)), min(next("?", p + 1), next("#", p + 1)));
+          j = min(j, min(min(next("[", p + 1), next("]", p + 1)), special ? next("\\", p + 1) : len));
           buffer += slice(input, p, j);
           p = j - 1;
         }
@@ -888,16 +906,15 @@ function runParser(input, base, url, state, override) {
           if (c === "?") { url.query = ""; state = QUERY; }
           if (c === "#") { url.fragment = ""; state = FRAGMENT; }
         } else {
-          const re = override ? (special ? RE_SEGMENT_END_SPECIAL_OVERRIDE : RE_SEGMENT_END_OVERRIDE) :
-            (special ? RE_SEGMENT_END_SPECIAL : RE_SEGMENT_END);
-          const j = search(re, input, p + 1, len);
+          let j = next("/", p + 1);
+          if (special) j = min(j, next("\\", p + 1));
+          if (!override) j = min(j, min(next("?", p + 1), next("#", p + 1)));
           buffer += slice(input, p, j);
           p = j - 1;
         }
         break;
       case OPAQUE_PATH: {
-        let j = p;
-        while (j < len && input[j] !== "?" && input[j] !== "#") j++;
+        const j = min(next("?", p), next("#", p));
         url.path += encode(slice(input, p, j), C0_SET, false);
         p = j;
         if (input[j] === "?") { url.query = ""; state = QUERY; }
@@ -905,8 +922,7 @@ function runParser(input, base, url, state, override) {
         break;
       }
       case QUERY: {
-        let j = p;
-        while (j < len && (override || input[j] !== "#")) j++;
+        const j = override ? len : next("#", p);
         url.query += encode(slice(input, p, j), special ? SPECIAL_QUERY_SET : QUERY_SET, false);
         p = j;
         if (input[j] === "#") { url.fragment = ""; state = FRAGMENT; }

@@ -1,16 +1,13 @@
 // expect: ok
 // category: escape
-// value: ["http://x/p?q=1","http://h/","TypeError","http://h/again","","boom","http://h/p?q=1"]
+// value: ["http://x/p?q=1","http://h/","TypeError","boom","http://h/p?q=1"]
 // source: original (a setter works on the URL as it was before its value was converted, as Node's: what a hostile toString changes is overwritten; one that returns an object or throws leaves the URL as it was)
 const out = [];
 const u = new URL("http://h/p?q=1");
 u.hostname = { toString() { u.href = "http://replaced/"; return "x"; } };
 out.push(u.href);
 const v = new URL("http://h/");
-v.searchParams;
 try { v.pathname = { toString() { return {}; }, valueOf() { return {}; } }; } catch (e) { out.push(v.href, e.name); }
-v.pathname = { toString() { v.searchParams.append("z", "1"); return "again"; } };
-out.push(v.href, String(v.searchParams));
 const w = new URL("http://h/p?q=1");
 try { w.search = { toString() { throw new Error("boom"); } }; } catch (e) { out.push(e.message); }
 out.push(w.href);

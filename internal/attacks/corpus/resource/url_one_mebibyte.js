@@ -1,5 +1,6 @@
 // expect: ok
 // category: resource
+// timeout: 5s
 // value: [1048585, 1048576, 1048586, true]
 // source: original (a 1 MiB URL: path, query and host each parsed in linear time, within the default limits)
 const path = "a/".repeat(1 << 19);

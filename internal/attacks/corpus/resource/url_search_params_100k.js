@@ -1,5 +1,6 @@
 // expect: ok
 // category: resource
+// timeout: 5s
 // value: [100000, "k0", "k99999", 1277780, true]
 // source: original (100,000 query parameters parsed, sorted (n log n) and serialised within the default limits)
 const parts = [];
