@@ -136,6 +136,7 @@ var foreign = map[string]bool{
 	"InternalError": true, "RangeError": true, "TypeError": true, "ReferenceError": true, "SyntaxError": true,
 	"DOMException": true, "TextEncoder": true, "CallSite": true, "JSString": true, "Date": true,
 	"EventSource": true, "WebAssembly": true, "Map": true, "Set": true, "Object": true, "Array": true,
+	"URLSearchParams": true, "String": true, "RegExp": true,
 	// The kernel, systemd, HTTP.
 	"CapabilityBoundingSet": true, "WatchdogSec": true, "CacheDirectory": true, "KillMode": true,
 	"Delegate": true, "NoNewPrivs": true, "Seccomp": true,
