@@ -637,8 +637,8 @@ const SCHEME_START = 1, SCHEME = 2, NO_SCHEME = 3, SPECIAL_RELATIVE_OR_AUTHORITY
 // stripTabs removes every tab and newline.
 function trimControls(s) {
   let a = 0, b = s.length;
-  while (a < b && codeAt(s, a) <= 0x20) a++;
-  while (b > a && codeAt(s, b - 1) <= 0x20) b--;
+  while (a < b && s[a] <= " ") a++;
+  while (b > a && s[b - 1] <= " ") b--;
   return a === 0 && b === s.length ? s : slice(s, a, b);
 }
 function stripTabs(s) {
@@ -689,14 +689,16 @@ function runParser(input, base, url, state, override) {
     const special = url.scheme in SPECIAL;
     switch (state) {
       case SCHEME_START:
-        if (c !== undefined && isAlpha(c)) { buffer += lower(c); state = SCHEME; }
+        if (c !== undefined && isAlpha(c)) { buffer += c; state = SCHEME; }
         else if (!override) { state = NO_SCHEME; p--; }
         else return false;
         break;
       case SCHEME:
         if (c !== undefined && (isAlpha(c) || isDigit(c) || c === "+" || c === "-" || c === ".")) {
-          buffer += lower(c);
+          buffer += c;
         } else if (c === ":") {
+          // The scheme is lower-cased once, at its end.
+          buffer = lower(buffer);
           if (override) {
             if (isSpecialScheme(url.scheme) !== isSpecialScheme(buffer)) return true;
             if ((url.username !== "" || url.password !== "" || url.port !== null) && buffer === "file") return true;
@@ -993,14 +995,17 @@ function stripTrailingSpaces(url) {
 function parseForm(s) {
   const out = list();
   let start = 0;
+  // Without a "%" or "+" anywhere nothing needs decoding.
+  const decode = indexOf(s, "%", 0) >= 0 || indexOf(s, "+", 0) >= 0;
   while (start <= s.length) {
     let i = indexOf(s, "&", start);
     if (i < 0) i = s.length;
     if (i > start) {
       const seq = slice(s, start, i);
       const eq = indexOf(seq, "=", 0);
-      push(out, percentDecode(eq < 0 ? seq : slice(seq, 0, eq), true));
-      push(out, eq < 0 ? "" : percentDecode(slice(seq, eq + 1, seq.length), true));
+      const name = eq < 0 ? seq : slice(seq, 0, eq), value = eq < 0 ? "" : slice(seq, eq + 1, seq.length);
+      push(out, decode ? percentDecode(name, true) : name);
+      push(out, decode ? percentDecode(value, true) : value);
     }
     start = i + 1;
   }

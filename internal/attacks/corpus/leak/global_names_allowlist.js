@@ -9,5 +9,6 @@ const allowed = new Set(["AggregateError", "Array", "ArrayBuffer", "AsyncDisposa
   "String", "SuppressedError", "Symbol", "SyntaxError", "TypeError", "URIError", "Uint16Array",
   "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap", "WeakRef", "WeakSet", "console", "decodeURI",
   "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "globalThis", "host", "isFinite", "isNaN",
-  "parseFloat", "parseInt", "sha256", "undefined", "unescape"]);
+  "parseFloat", "parseInt", "sha256", "undefined", "unescape",
+  "URL", "URLSearchParams"]);
 return Object.getOwnPropertyNames(globalThis).filter((n) => !allowed.has(n));
