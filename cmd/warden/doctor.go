@@ -41,7 +41,10 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	checks := doctorChecks(supervisor.Config{PoolSize: 1})
+	// The queue waits as long as `warden run`'s: a first run fills the
+	// compilation cache and writes the heap snapshot first, which takes
+	// seconds on a slow machine (an emulated VM: the VM lane).
+	checks := doctorChecks(supervisor.Config{PoolSize: 1, QueueTimeout: 30 * time.Second})
 	if *asJSON {
 		writeJSON(stdout, checks)
 	} else {
