@@ -220,10 +220,9 @@ func (vm *VM) loadPrelude(prelude string) error {
 // per host function name; the caller frees them, those made so far
 // included when it fails.
 func (vm *VM) newHostFunctions() ([]uint32, error) {
-	names := []string{hostFnLog, hostFnSHA256, hostFnRequest, hostFnTimers,
-		hostFnRandom, hostFnDigest, hostFnHMACSign, hostFnHMACVerify, hostFnSource}
-	hostFns := make([]uint32, 0, len(names))
-	for _, name := range names {
+	hostFns := make([]uint32, 0, len(hostFunctions))
+	for _, fn := range hostFunctions {
+		name := fn.name
 		p, n, err := vm.writeBytes([]byte(name))
 		if err != nil {
 			return hostFns, err

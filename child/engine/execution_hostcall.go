@@ -35,6 +35,35 @@ const (
 	logCutAnswer  = "cut"
 )
 
+// hostFunction is one host function the prelude is handed: its name,
+// the number of string arguments it takes, and what serves it.
+type hostFunction struct {
+	name  string
+	args  uint32
+	serve func(x *execution, args []guestString) uint32
+}
+
+// hostFunctions are the host functions in the order the prelude's
+// factory takes them (prelude.js: hostLog, hostSha256, hostRequest,
+// hostTimers, hostRandom, hostDigest, hostHmacSign, hostHmacVerify,
+// hostSource): newHostFunctions makes them, dispatch serves them.
+var hostFunctions = []hostFunction{
+	{hostFnLog, 2, func(x *execution, a []guestString) uint32 { return x.hostLog(a[0], a[1]) }},
+	{hostFnSHA256, 1, func(x *execution, a []guestString) uint32 { return x.vm.hostSHA256(a[0]) }},
+	{hostFnRequest, 2, func(x *execution, a []guestString) uint32 { return x.hostRequest(a[0], a[1]) }},
+	{hostFnTimers, 1, func(x *execution, a []guestString) uint32 { return x.hostTimers(a[0]) }},
+	{hostFnRandom, 1, func(x *execution, a []guestString) uint32 { return x.vm.hostRandom(a[0]) }},
+	{hostFnDigest, 2, func(x *execution, a []guestString) uint32 { return x.vm.hostDigest(a[0], a[1]) }},
+	{hostFnHMACSign, 3, func(x *execution, a []guestString) uint32 {
+		return x.vm.hostHMAC(a[0], a[1], a[2], guestString{}, false)
+	}},
+	{hostFnHMACVerify, 4, func(x *execution, a []guestString) uint32 { return x.vm.hostHMAC(a[0], a[1], a[2], a[3], true) }},
+	{hostFnSource, 2, func(x *execution, a []guestString) uint32 { return x.hostSource(a[0], a[1]) }},
+}
+
+// maxHostArgs is the most arguments a host function takes.
+const maxHostArgs = 4
+
 // dispatch serves the prelude's host functions. name and the arguments
 // are where the trampoline says; every read is bounds-checked.
 // hostCall has checked that the execution's code is running.
@@ -45,38 +74,24 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 	if !ok || nameLen > 64 {
 		return vm.throwError("warden: bad host call")
 	}
-	var wantArgs uint32
-	name := ""
-	switch string(nameView) {
-	case hostFnLog:
-		if x.logsCut {
-			// Nothing more is kept: do not even look at the arguments.
-			return vm.returnString(logCutAnswer)
+	var fn *hostFunction
+	for i := range hostFunctions {
+		if string(nameView) == hostFunctions[i].name {
+			fn = &hostFunctions[i]
+			break
 		}
-		name, wantArgs = hostFnLog, 2
-	case hostFnSHA256:
-		name, wantArgs = hostFnSHA256, 1
-	case hostFnRequest:
-		name, wantArgs = hostFnRequest, 2
-	case hostFnTimers:
-		name, wantArgs = hostFnTimers, 1
-	case hostFnRandom:
-		name, wantArgs = hostFnRandom, 1
-	case hostFnDigest:
-		name, wantArgs = hostFnDigest, 2
-	case hostFnHMACSign:
-		name, wantArgs = hostFnHMACSign, 3
-	case hostFnHMACVerify:
-		name, wantArgs = hostFnHMACVerify, 4
-	case hostFnSource:
-		name, wantArgs = hostFnSource, 2
-	default:
+	}
+	if fn == nil {
 		return vm.throwError("warden: unknown host call")
 	}
-	if argc != wantArgs {
+	if fn.name == hostFnLog && x.logsCut {
+		// Nothing more is kept: do not even look at the arguments.
+		return vm.returnString(logCutAnswer)
+	}
+	if argc != fn.args {
 		return vm.throwError("warden: bad host call arguments")
 	}
-	var args [4]guestString
+	var args [maxHostArgs]guestString
 	for i := range argc {
 		box, ok := mem.ReadUint32Le(argv + 4*i)
 		if !ok {
@@ -87,34 +102,24 @@ func (x *execution) dispatch(namePtr, nameLen, argc, argv uint32) uint32 {
 			return 0 // the engine's out-of-memory exception is pending
 		}
 		if !isStr {
-			return vm.throwError(name + ": arguments must be strings")
+			return vm.throwError(fn.name + ": arguments must be strings")
 		}
 		defer vm.freeString(s)
 		args[i] = s
 	}
-	switch name {
-	case hostFnLog:
-		return x.hostLog(args[0], args[1])
-	case hostFnSHA256:
-		return vm.hostSHA256(args[0])
-	case hostFnTimers:
-		return x.hostTimers(args[0])
-	case hostFnRandom:
-		return vm.hostRandom(args[0])
-	case hostFnDigest:
-		return vm.hostDigest(args[0], args[1])
-	case hostFnHMACSign, hostFnHMACVerify:
-		return vm.hostHMAC(args[0], args[1], args[2], args[3], name == hostFnHMACVerify)
-	case hostFnSource:
-		file, err1 := vm.utf8String(args[0])
-		line, err2 := vm.utf8String(args[1])
-		if err1 != nil || err2 != nil {
-			return vm.returnString("0")
-		}
-		return x.sourceAnswer(file, line)
-	default:
-		return x.hostRequest(args[0], args[1])
+	return fn.serve(x, args[:argc])
+}
+
+// hostSource answers the prelude's request for one line of the code or
+// a module (file, line), for the error stacks it rewrites; "0" when the
+// arguments are not text.
+func (x *execution) hostSource(file, line guestString) uint32 {
+	fileText, err1 := x.vm.utf8String(file)
+	lineText, err2 := x.vm.utf8String(line)
+	if err1 != nil || err2 != nil {
+		return x.vm.returnString("0")
 	}
+	return x.sourceAnswer(fileText, lineText)
 }
 
 // hostRequest answers host.request with "1" + JSON on success or "0" +
