@@ -65,7 +65,7 @@ type exports struct {
 	malloc, free, eval, call, freeValue, isException, getException, isString, getStringLen     api.Function
 	freeCString, newString, newError, definePropString, throw, newHostFunction, getPropString  api.Function
 	promiseState, promiseResult, isPromise, isJobPending, executePendingJob, jsIsUncatchable   api.Function
-	getAllocatedSize, isError, getFloat64                                                      api.Function
+	getAllocatedSize, isError, getFloat64, compile, evalBytecode                               api.Function
 	jsGetException, jsSetUncatchable, jsThrow                                                  api.Function // binding_throws.go
 }
 
@@ -88,6 +88,8 @@ func (vm *VM) lookupExports() error {
 	x.malloc = get("wasm_malloc")
 	x.free = get("wasm_free")
 	x.eval = get("qjs_eval")
+	x.compile = get("qjs_compile")
+	x.evalBytecode = get("qjs_eval_bytecode")
 	x.call = get("qjs_call")
 	x.freeValue = get("qjs_free_value")
 	x.isException = get("qjs_is_exception")

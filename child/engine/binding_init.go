@@ -82,6 +82,62 @@ func (e *Engine) NewVM(ctx context.Context, memoryBytes int64) (*VM, error) {
 
 // newVM is NewVM with the prelude to evaluate (tests give it variants).
 func (e *Engine) newVM(ctx context.Context, memoryBytes int64, prelude string) (*VM, error) {
+	code, err := e.preludeBytecode(ctx, memoryBytes, prelude)
+	if err != nil {
+		return nil, err
+	}
+	vm, err := e.instantiate(ctx, memoryBytes)
+	if err != nil {
+		return nil, err
+	}
+	if err := vm.init(code); err != nil {
+		vm.mod.Close(ctx)
+		return nil, err
+	}
+	return vm, nil
+}
+
+// preludeBytecode is the prelude compiled to QuickJS bytecode without
+// its functions' source text, once per engine, in an instance of its
+// own that is then thrown away; every VM evaluates the bytecode.
+// Evaluating the source instead left each function's text in the heap
+// (each nested function keeps a copy of its own: 0.58 MB of the 0.74 MB
+// the prelude compiles to with source) and the parser's garbage in freed
+// memory (RATIONALE.md, "The prelude as bytecode without its source").
+func (e *Engine) preludeBytecode(ctx context.Context, memoryBytes int64, prelude string) ([]byte, error) {
+	e.mu.Lock()
+	code, ok := e.bytecode[prelude]
+	e.mu.Unlock()
+	if ok {
+		return code, nil
+	}
+	vm, err := e.instantiate(ctx, memoryBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer vm.mod.Close(ctx)
+	if err := vm.initRuntime(); err != nil {
+		return nil, err
+	}
+	if code, err = vm.compileScript(prelude, preludeFilename, compileStripSource); err != nil {
+		return nil, fmt.Errorf("engine: prelude: %w", err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.bytecode == nil {
+		e.bytecode = map[string][]byte{}
+	}
+	e.bytecode[prelude] = code
+	return code, nil
+}
+
+// preludeFilename names the prelude in QuickJS's own stack frames, which
+// the prelude's stack rewriting drops.
+const preludeFilename = "<warden-prelude>"
+
+// instantiate makes a bare instance of the module for memoryBytes's
+// profile, bound to its exports, with nothing of init run.
+func (e *Engine) instantiate(ctx context.Context, memoryBytes int64) (*VM, error) {
 	mr, err := e.runtimeFor(ctx, memoryBytes)
 	if err != nil {
 		return nil, err
@@ -92,37 +148,26 @@ func (e *Engine) newVM(ctx context.Context, memoryBytes int64, prelude string) (
 		return nil, fmt.Errorf("engine: instantiate: %w", err)
 	}
 	vm := &VM{mod: mod, memoryBytes: memoryBytes, maxPages: maxPagesFor(memoryBytes)}
-	if err := vm.init(ctx, prelude); err != nil {
+	sp := mod.ExportedGlobal("__stack_pointer")
+	if err := vm.lookupExports(); err != nil {
 		mod.Close(ctx)
 		return nil, err
+	} else if sp == nil {
+		mod.Close(ctx)
+		return nil, errors.New("engine: QuickJS module does not export __stack_pointer")
 	}
+	vm.stackTop = uint32(sp.Get())
+	vm.bindContext(ctx)
 	return vm, nil
 }
 
 // init runs what a heap snapshot records: the reactor's and QuickJS's
 // initialisation, the init-time limits, the scratch buffer and the
-// prelude.
-func (vm *VM) init(ctx context.Context, prelude string) error {
-	if err := vm.lookupExports(); err != nil {
-		return err
-	}
-	sp := vm.mod.ExportedGlobal("__stack_pointer")
-	if sp == nil {
-		return errors.New("engine: QuickJS module does not export __stack_pointer")
-	}
-	vm.stackTop = uint32(sp.Get())
-	vm.bindContext(ctx)
-	vm.initialising = true
+// prelude, from its bytecode.
+func (vm *VM) init(prelude []byte) error {
 	if err := vm.initRuntime(); err != nil {
 		return err
 	}
-	scratch, err := vm.call(vm.fn.malloc, 32)
-	if err != nil || scratch == 0 {
-		return fmt.Errorf("engine: allocate scratch: %v", err)
-	}
-	vm.scratch = uint32(scratch)
-	vm.messageKey = vm.scratch + 16
-	vm.mod.Memory().Write(vm.messageKey, []byte("message\x00"))
 	if err := vm.loadPrelude(prelude); err != nil {
 		return err
 	}
@@ -152,8 +197,9 @@ func (vm *VM) measureRuntimeHeap() error {
 }
 
 // initRuntime initialises the reactor and QuickJS's runtime and context,
-// and sets the init-time limits and hooks.
+// sets the init-time limits and hooks, and allocates the scratch buffer.
 func (vm *VM) initRuntime() error {
+	vm.initialising = true
 	if _, err := vm.call(vm.fn.initialize); err != nil {
 		return fmt.Errorf("engine: _initialize: %w", err)
 	}
@@ -178,12 +224,19 @@ func (vm *VM) initRuntime() error {
 			return fmt.Errorf("engine: set limits: %w", err)
 		}
 	}
+	scratch, err := vm.call(vm.fn.malloc, 32)
+	if err != nil || scratch == 0 {
+		return fmt.Errorf("engine: allocate scratch: %v", err)
+	}
+	vm.scratch = uint32(scratch)
+	vm.messageKey = vm.scratch + 16
+	vm.mod.Memory().Write(vm.messageKey, []byte("message\x00"))
 	return nil
 }
 
 // loadPrelude evaluates the prelude, calls the factory it evaluates to
 // with the host functions, and keeps the entry points it returns.
-func (vm *VM) loadPrelude(prelude string) error {
+func (vm *VM) loadPrelude(prelude []byte) error {
 	hostFns, err := vm.newHostFunctions()
 	defer func() {
 		for _, h := range hostFns {
@@ -193,7 +246,7 @@ func (vm *VM) loadPrelude(prelude string) error {
 	if err != nil {
 		return err
 	}
-	factory, err := vm.evalScript(prelude, "<warden-prelude>")
+	factory, err := vm.evalBytecode(prelude)
 	if err != nil {
 		return fmt.Errorf("engine: prelude: %w", err)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -47,6 +48,70 @@ func (vm *VM) evalScript(src, filename string) (uint32, error) {
 	}
 	defer vm.call(vm.fn.free, uint64(fp))
 	box, err := vm.call(vm.fn.eval, uint64(cp), uint64(cn), uint64(fp), 0)
+	if err != nil {
+		return 0, err
+	}
+	return vm.checkException(uint32(box))
+}
+
+// compileStripSource is qjs_compile's flag that leaves each function's
+// source text out of the bytecode (JS_WRITE_OBJ_STRIP_SOURCE).
+const compileStripSource = 1 << 4
+
+// compileScript compiles src as a global script to QuickJS bytecode,
+// without running it, and copies the bytecode out of guest memory.
+func (vm *VM) compileScript(src, filename string, flags uint64) ([]byte, error) {
+	cp, cn, err := vm.writeBytes([]byte(src))
+	if err != nil {
+		return nil, err
+	}
+	defer vm.call(vm.fn.free, uint64(cp))
+	fp, _, err := vm.writeBytes([]byte(filename))
+	if err != nil {
+		return nil, err
+	}
+	defer vm.call(vm.fn.free, uint64(fp))
+	outLen := uint64(vm.scratch)
+	buf, err := vm.call(vm.fn.compile, uint64(cp), uint64(cn), uint64(fp), 0, flags, outLen)
+	if err != nil {
+		return nil, err
+	}
+	if buf == 0 {
+		exc, err := vm.call(vm.fn.getException)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &jsException{value: uint32(exc)}
+	}
+	defer vm.call(vm.fn.free, buf)
+	n, ok := vm.mod.Memory().ReadUint32Le(uint32(outLen))
+	if !ok {
+		return nil, errors.New("engine: compiled bytecode's length out of range")
+	}
+	code, ok := vm.mod.Memory().Read(uint32(buf), n)
+	if !ok {
+		return nil, errors.New("engine: compiled bytecode out of range")
+	}
+	return bytes.Clone(code), nil
+}
+
+// evalBytecode runs bytecode compileScript made. The buffer it is copied
+// into is zeroed before it is freed: in a heap snapshot, its pages are
+// then zeros rather than a dead copy of the code.
+func (vm *VM) evalBytecode(code []byte) (uint32, error) {
+	p, n, err := vm.writeBytes(code)
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if vm.broken == nil {
+			if view, ok := vm.mod.Memory().Read(p, n); ok {
+				clear(view)
+			}
+			vm.call(vm.fn.free, uint64(p))
+		}
+	}()
+	box, err := vm.call(vm.fn.evalBytecode, uint64(p), uint64(n))
 	if err != nil {
 		return 0, err
 	}

@@ -91,6 +91,7 @@ type Engine struct {
 
 	mu       sync.Mutex
 	runtimes map[runtimeKey]*moduleRuntime
+	bytecode map[string][]byte // prelude text -> preludeBytecode
 	closed   bool
 }
 
