@@ -3,11 +3,14 @@
 
 GO       ?= go
 WASM     := child/engine/wasm/quickjs.wasm
+# The engine's Intl data, generated from the pinned CLDR packages
+# (build/intl; `make intl-data`).
+INTL     := child/engine/intl/data/supplemental.json
 WASM_PKG := $(shell sed -n 's/^const WasmPackage = "\(.*\)"/\1/p' child/engine/wasm.go)
 WASM_SHA := $(shell sed -n 's/^const WasmSHA256 = "\(.*\)"/\1/p' child/engine/wasm.go)
 TEST_FLAGS ?= -count=1 -timeout 20m
 
-.PHONY: build test test-stock wasm proto bench vet clean fuzz wazero-patch wazero-test
+.PHONY: build test test-stock wasm intl-data proto bench vet clean fuzz wazero-patch wazero-test
 
 # The project's patch to wazero (RATIONALE.md, "Why a patch to wazero, and what retires it?"):
 # build/wazero/apply.sh copies the wazero of go.mod out of the module
@@ -36,7 +39,7 @@ wazero-test: wazero-patch
 
 # A static binary (no cgo): no dynamic loader or libc to map in every
 # child, which starts ~3 ms faster and 1.3 MiB smaller (BENCHMARKS.md).
-build: $(WASM) $(WAZERO_DEP)
+build: $(WASM) $(INTL) $(WAZERO_DEP)
 	CGO_ENABLED=0 $(GO) build -o bin/warden ./cmd/warden
 
 # An OCI image of bin/warden on an empty base, written by build/image
@@ -51,7 +54,7 @@ image: build
 # wazero's tests of what the patch touches, each fuzz target for a few
 # thousand executions, then every test again on stock wazero (what a plain `go build`
 # by an embedder gets).
-test: $(WASM) build $(if $(WAZERO_DEP),wazero-test) cross
+test: $(WASM) $(INTL) build $(if $(WAZERO_DEP),wazero-test) cross
 	$(GO) vet ./...
 	$(GO) test -tags wardenfaults $(TEST_FLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME) WAZERO_PATCH=$(WAZERO_PATCH)
@@ -61,7 +64,7 @@ test: $(WASM) build $(if $(WAZERO_DEP),wazero-test) cross
 # then returns supervisor.ErrUnsupportedPlatform), Windows the contract,
 # the client and the supervisor.
 .PHONY: cross
-cross: $(WASM)
+cross: $(WASM) $(INTL)
 	GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	GOOS=windows $(GO) build ./contract ./client ./supervisor
 
@@ -76,7 +79,7 @@ soak: build
 # Every test on stock wazero, without the patch, with -short: the
 # comparisons with Node 20 (which the wazero build cannot change) and the
 # slowest cap tests ran in the full pass.
-test-stock: $(WASM)
+test-stock: $(WASM) $(INTL)
 	@echo "the tests again, on stock wazero (-short)"
 	GOFLAGS= $(GO) test -short -tags wardenfaults $(TEST_FLAGS) ./...
 
@@ -105,7 +108,7 @@ FUZZ_TARGETS := \
 	./internal/strictjson:FuzzCheck:60000 \
 	./internal/strictjson:FuzzUnmarshalStruct:60000 \
 	./server:FuzzDecodeExecuteBody:8000
-fuzz: $(WASM) $(WAZERO_DEP)
+fuzz: $(WASM) $(INTL) $(WAZERO_DEP)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; execs=$${rest#*:}; \
 		ft="$(FUZZTIME)"; [ -n "$$ft" ] || ft=$${execs}x; \
@@ -115,6 +118,15 @@ fuzz: $(WASM) $(WAZERO_DEP)
 
 $(WASM):
 	@$(MAKE) --no-print-directory wasm
+
+$(INTL): build/intl/packages.sha256 build/intl/main.go
+	@$(MAKE) --no-print-directory intl-data
+
+# Fetch the CLDR packages build/intl/packages.sha256 pins with the
+# ordinary npm client, check their SHA-256, and generate the engine's
+# Intl data from them (build/intl/fetch.sh).
+intl-data:
+	@sh build/intl/fetch.sh child/engine/intl/data
 
 # Fetch quickjs.wasm with the ordinary npm client and check its SHA-256
 # against the constant in child/engine/wasm.go.
@@ -140,10 +152,10 @@ proto:
 	GOBIN=$$gobin $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION); \
 	PATH=$$gobin:$$PATH sh ipc/generate.sh
 
-bench: $(WASM) $(WAZERO_DEP)
+bench: $(WASM) $(INTL) $(WAZERO_DEP)
 	$(GO) test -run '^$$' -bench . -benchtime 20x -count 5 ./child/engine/
 
-vet: $(WAZERO_DEP)
+vet: $(WASM) $(INTL) $(WAZERO_DEP)
 	$(GO) vet ./...
 
 clean:
@@ -158,6 +170,6 @@ VMTEST_TIMEOUT ?= 15m
 ifeq ($(WAZERO_PATCH),1)
 vmtest: export GOFLAGS := $(strip $(filter-out -modfile=%,$(GOFLAGS)) -modfile=$(CURDIR)/$(WAZERO_DIR)/go.mod)
 endif
-vmtest: $(WASM) $(WAZERO_DEP)
+vmtest: $(WASM) $(INTL) $(WAZERO_DEP)
 	timeout $(VMTEST_TIMEOUT) sh tests/vm/build.sh
 	WARDEN_VM_DIR=$(CURDIR)/.cache/vm $(GO) test -count=1 -v -timeout $(VMTEST_TIMEOUT) ./tests/vm/

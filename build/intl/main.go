@@ -1,0 +1,255 @@
+// Command intl reduces the Unicode CLDR's JSON packages to the data the
+// engine's Intl needs, for the locales Warden supports, and writes it
+// to the engine's data directory (child/engine/intl/data), which is
+// git-ignored: the packages are fetched by `make intl-data` with the
+// ordinary npm client and checked against build/intl/packages.sha256.
+//
+// Each supported locale is written flattened (the CLDR JSON "full"
+// packages are already resolved through inheritance) and trimmed to the
+// fields the formatters read; the supplemental data every locale shares
+// goes to supplemental.json.
+//
+// Usage: go run ./build/intl -src DIR -out child/engine/intl/data
+// where DIR holds each package extracted into a directory of its name
+// (DIR/cldr-core/package/...).
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// locales maps each supported BCP 47 tag to the CLDR locale whose data
+// it uses: the tag itself where CLDR has it, its default-content parent
+// otherwise (CLDR keeps de-DE's data as de, zh-TW's as zh-Hant).
+var locales = map[string]string{
+	"en-US": "en", "en-GB": "en-GB", "en-IN": "en-IN",
+	"de-DE": "de", "fr-FR": "fr", "es-ES": "es", "es-MX": "es-MX",
+	"it-IT": "it", "pt-BR": "pt", "nl-NL": "nl", "sv-SE": "sv",
+	"pl-PL": "pl", "ru-RU": "ru", "tr-TR": "tr", "ar-EG": "ar-EG",
+	"hi-IN": "hi", "ja-JP": "ja", "zh-CN": "zh", "zh-TW": "zh-Hant",
+	"ko-KR": "ko",
+	// The languages on their own (what a lookup falls back to) and the
+	// script forms of Chinese.
+	"en": "en", "de": "de", "fr": "fr", "es": "es", "it": "it", "pt": "pt",
+	"nl": "nl", "sv": "sv", "pl": "pl", "ru": "ru", "tr": "tr", "ar": "ar",
+	"hi": "hi", "ja": "ja", "zh": "zh", "ko": "ko",
+	"zh-Hans": "zh", "zh-Hant": "zh-Hant",
+}
+
+func main() {
+	src := flag.String("src", "", "directory holding the extracted CLDR packages")
+	out := flag.String("out", "", "directory to write the data to")
+	flag.Parse()
+	if *src == "" || *out == "" {
+		fmt.Fprintln(os.Stderr, "usage: intl -src DIR -out DIR")
+		os.Exit(2)
+	}
+	if err := run(*src, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "intl:", err)
+		os.Exit(1)
+	}
+}
+
+func run(src, out string) error {
+	g := &gen{src: src}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	tags := make([]string, 0, len(locales))
+	files := map[string]bool{}
+	for tag, cldr := range locales {
+		tags = append(tags, tag)
+		files[cldr] = true
+	}
+	sort.Strings(tags)
+	for cldr := range files {
+		data, err := g.locale(cldr)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cldr, err)
+		}
+		if err := writeJSON(filepath.Join(out, cldr+".json"), data); err != nil {
+			return err
+		}
+	}
+	sup, err := g.supplemental(tags)
+	if err != nil {
+		return err
+	}
+	return writeJSON(filepath.Join(out, "supplemental.json"), sup)
+}
+
+type gen struct{ src string }
+
+// read decodes pkg/package/path and walks keys into it.
+func (g *gen) read(pkg, path string, keys ...string) (any, error) {
+	b, err := os.ReadFile(filepath.Join(g.src, pkg, "package", filepath.FromSlash(path)))
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", pkg, path, err)
+	}
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s/%s: no %q", pkg, path, k)
+		}
+		if v, ok = m[k]; !ok {
+			return nil, fmt.Errorf("%s/%s: no %q", pkg, path, k)
+		}
+	}
+	return v, nil
+}
+
+func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+func str(v any) string { s, _ := v.(string); return s }
+
+// locale is one CLDR locale's data.
+func (g *gen) locale(cldr string) (map[string]any, error) {
+	nums, err := g.read("cldr-numbers-full", "main/"+cldr+"/numbers.json", "main", cldr, "numbers")
+	if err != nil {
+		return nil, err
+	}
+	curs, err := g.read("cldr-numbers-full", "main/"+cldr+"/currencies.json", "main", cldr, "numbers", "currencies")
+	if err != nil {
+		return nil, err
+	}
+	n := obj(nums)
+	systems := map[string]any{}
+	for key, v := range n {
+		// symbols-numberSystem-latn, decimalFormats-numberSystem-latn, ...
+		kind, system, ok := strings.Cut(key, "-numberSystem-")
+		if !ok {
+			continue
+		}
+		s := obj(systems[system])
+		if s == nil {
+			s = map[string]any{}
+			systems[system] = s
+		}
+		switch kind {
+		case "symbols", "decimalFormats", "percentFormats", "currencyFormats", "scientificFormats", "miscPatterns":
+			s[kind] = v
+		}
+	}
+	currencies := map[string]any{}
+	for code, v := range obj(curs) {
+		c := map[string]any{}
+		for k, s := range obj(v) {
+			switch {
+			case k == "symbol", k == "symbol-alt-narrow", k == "displayName", strings.HasPrefix(k, "displayName-count-"):
+				c[k] = s
+			}
+		}
+		currencies[code] = c
+	}
+	lang, _, _ := strings.Cut(cldr, "-")
+	return map[string]any{
+		"cldr": cldr,
+		"lang": lang,
+		"numbers": map[string]any{
+			"defaultNumberingSystem": n["defaultNumberingSystem"],
+			"otherNumberingSystems":  n["otherNumberingSystems"],
+			"minimumGroupingDigits":  n["minimumGroupingDigits"],
+			"systems":                systems,
+		},
+		"currencies": currencies,
+	}, nil
+}
+
+// supplemental is what every locale shares: plural rules by language,
+// currency digits, numbering systems' digits, aliases, the supported
+// tags.
+func (g *gen) supplemental(tags []string) (map[string]any, error) {
+	cardinal, err := g.read("cldr-core", "supplemental/plurals.json", "supplemental", "plurals-type-cardinal")
+	if err != nil {
+		return nil, err
+	}
+	ordinal, err := g.read("cldr-core", "supplemental/ordinals.json", "supplemental", "plurals-type-ordinal")
+	if err != nil {
+		return nil, err
+	}
+	fractions, err := g.read("cldr-core", "supplemental/currencyData.json", "supplemental", "currencyData", "fractions")
+	if err != nil {
+		return nil, err
+	}
+	systems, err := g.read("cldr-core", "supplemental/numberingSystems.json", "supplemental", "numberingSystems")
+	if err != nil {
+		return nil, err
+	}
+	aliases, err := g.read("cldr-core", "supplemental/aliases.json", "supplemental", "metadata", "alias")
+	if err != nil {
+		return nil, err
+	}
+	likely, err := g.read("cldr-core", "supplemental/likelySubtags.json", "supplemental", "likelySubtags")
+	if err != nil {
+		return nil, err
+	}
+	version, err := g.read("cldr-core", "package.json", "version")
+	if err != nil {
+		return nil, err
+	}
+	langs := map[string]bool{}
+	for _, t := range tags {
+		l, _, _ := strings.Cut(t, "-")
+		langs[l] = true
+	}
+	pick := func(rules any) map[string]any {
+		m := map[string]any{}
+		for l, r := range obj(rules) {
+			if langs[l] || l == "root" {
+				rs := map[string]any{}
+				for k, v := range obj(r) {
+					// "pluralRule-count-one": "i = 1 and v = 0 @integer 1"
+					rule, _, _ := strings.Cut(str(v), "@")
+					rs[strings.TrimPrefix(k, "pluralRule-count-")] = strings.TrimSpace(rule)
+				}
+				m[l] = rs
+			}
+		}
+		return m
+	}
+	digits := map[string]any{}
+	for name, v := range obj(systems) {
+		if str(obj(v)["_type"]) == "numeric" {
+			digits[name] = obj(v)["_digits"]
+		}
+	}
+	a := obj(aliases)
+	reduce := func(v any) map[string]any {
+		m := map[string]any{}
+		for k, r := range obj(v) {
+			m[k] = obj(r)["_replacement"]
+		}
+		return m
+	}
+	return map[string]any{
+		"cldrVersion":     version,
+		"locales":         locales,
+		"pluralsCardinal": pick(cardinal),
+		"pluralsOrdinal":  pick(ordinal),
+		"currencyDigits":  fractions,
+		"numberingDigits": digits,
+		"languageAlias":   reduce(a["languageAlias"]),
+		"territoryAlias":  reduce(a["territoryAlias"]),
+		"scriptAlias":     reduce(a["scriptAlias"]),
+		"variantAlias":    reduce(a["variantAlias"]),
+		"likelySubtags":   likely,
+	}, nil
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}

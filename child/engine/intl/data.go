@@ -1,0 +1,101 @@
+// Package intl is the engine's ECMA-402 (Intl) formatting: the
+// locale-dependent work behind the Intl global the prelude defines. The
+// prelude reads and checks a constructor's options in the order the
+// specification gives; this package resolves the locale, validates the
+// values, and formats, from the Unicode CLDR data `make intl-data`
+// generates into data/ (build/intl: the CLDR version Node 20's ICU
+// ships, so that the output is Node's).
+//
+// Nothing here touches guest memory: the engine's host function passes
+// strings in and out (Call).
+package intl
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// data is the generated CLDR subset: one file per CLDR locale and the
+// supplemental data they share (build/intl).
+//
+//go:embed data/*.json
+var data embed.FS
+
+// supplementalData is what every locale shares.
+type supplementalData struct {
+	CLDRVersion     string                       `json:"cldrVersion"`
+	Locales         map[string]string            `json:"locales"` // supported tag -> CLDR locale file
+	PluralsCardinal map[string]map[string]string `json:"pluralsCardinal"`
+	PluralsOrdinal  map[string]map[string]string `json:"pluralsOrdinal"`
+	CurrencyDigits  map[string]struct {
+		Digits   string `json:"_digits"`
+		Rounding string `json:"_rounding"`
+	} `json:"currencyDigits"`
+	NumberingDigits map[string]string `json:"numberingDigits"`
+	LanguageAlias   map[string]string `json:"languageAlias"`
+	TerritoryAlias  map[string]string `json:"territoryAlias"`
+	ScriptAlias     map[string]string `json:"scriptAlias"`
+	VariantAlias    map[string]string `json:"variantAlias"`
+	LikelySubtags   map[string]string `json:"likelySubtags"`
+}
+
+// localeData is one CLDR locale's data.
+type localeData struct {
+	CLDR    string `json:"cldr"`
+	Lang    string `json:"lang"`
+	Numbers struct {
+		DefaultNumberingSystem string                  `json:"defaultNumberingSystem"`
+		OtherNumberingSystems  map[string]string       `json:"otherNumberingSystems"`
+		MinimumGroupingDigits  string                  `json:"minimumGroupingDigits"`
+		Systems                map[string]numberSystem `json:"systems"`
+	} `json:"numbers"`
+	Currencies map[string]map[string]string `json:"currencies"`
+}
+
+// numberSystem is a locale's symbols and patterns in one numbering
+// system.
+type numberSystem struct {
+	Symbols         map[string]string `json:"symbols"`
+	DecimalFormats  json.RawMessage   `json:"decimalFormats"`
+	PercentFormats  map[string]any    `json:"percentFormats"`
+	CurrencyFormats json.RawMessage   `json:"currencyFormats"`
+	Scientific      map[string]any    `json:"scientificFormats"`
+}
+
+var supplemental = sync.OnceValues(func() (*supplementalData, error) {
+	b, err := data.ReadFile("data/supplemental.json")
+	if err != nil {
+		return nil, fmt.Errorf("intl: the CLDR data is missing (make intl-data): %w", err)
+	}
+	s := &supplementalData{}
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, fmt.Errorf("intl: supplemental data: %w", err)
+	}
+	return s, nil
+})
+
+var (
+	localesMu sync.Mutex
+	loaded    = map[string]*localeData{}
+)
+
+// loadLocale reads one CLDR locale's file, once.
+func loadLocale(cldr string) (*localeData, error) {
+	localesMu.Lock()
+	defer localesMu.Unlock()
+	if d, ok := loaded[cldr]; ok {
+		return d, nil
+	}
+	b, err := data.ReadFile("data/" + cldr + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("intl: no data for %s: %w", cldr, err)
+	}
+	d := &localeData{}
+	if err := json.Unmarshal(b, d); err != nil {
+		return nil, fmt.Errorf("intl: data for %s: %w", cldr, err)
+	}
+	loaded[cldr] = d
+	return d, nil
+}
