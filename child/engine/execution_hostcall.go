@@ -46,7 +46,8 @@ type hostFunction struct {
 // hostFunctions are the host functions in the order the prelude's
 // factory takes them (prelude.js: hostLog, hostSha256, hostRequest,
 // hostTimers, hostRandom, hostDigest, hostHmacSign, hostHmacVerify,
-// hostSource): newHostFunctions makes them, dispatch serves them.
+// hostSource, hostIntl): newHostFunctions makes them, dispatch serves
+// them.
 var hostFunctions = []hostFunction{
 	{hostFnLog, 2, func(x *execution, a []guestString) uint32 { return x.hostLog(a[0], a[1]) }},
 	{hostFnSHA256, 1, func(x *execution, a []guestString) uint32 { return x.vm.hostSHA256(a[0]) }},
@@ -59,6 +60,7 @@ var hostFunctions = []hostFunction{
 	}},
 	{hostFnHMACVerify, 4, func(x *execution, a []guestString) uint32 { return x.vm.hostHMAC(a[0], a[1], a[2], a[3], true) }},
 	{hostFnSource, 2, func(x *execution, a []guestString) uint32 { return x.hostSource(a[0], a[1]) }},
+	{hostFnIntl, 3, func(x *execution, a []guestString) uint32 { return x.vm.hostIntl(a[0], a[1], a[2]) }},
 }
 
 // maxHostArgs is the most arguments a host function takes.

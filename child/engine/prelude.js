@@ -8,7 +8,7 @@
 // It returns the object the Go host drives: run, timers, finish and
 // describe. Host functions only ever receive strings and only ever return
 // strings.
-(function (hostLog, hostSha256, hostRequest, hostTimers, hostRandom, hostDigest, hostHmacSign, hostHmacVerify, hostSource) {
+(function (hostLog, hostSha256, hostRequest, hostTimers, hostRandom, hostDigest, hostHmacSign, hostHmacVerify, hostSource, hostIntl) {
   "use strict";
   const apply = Reflect.apply;
   const bind = Function.prototype.bind;

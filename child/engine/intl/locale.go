@@ -17,6 +17,17 @@ func typeError(msg string) error  { return &Error{"TypeError", msg} }
 // errBadLocale is V8's error for a tag that is not well-formed.
 var errBadLocale = rangeError("Incorrect locale information provided")
 
+// badTag is V8's error for a tag that is not well-formed: ICU refuses
+// one whose language subtag is not one ("Incorrect locale information
+// provided"); one it reads but ECMA-402 does not is named.
+func badTag(s string) error {
+	first, _, _ := strings.Cut(s, "-")
+	if len(s) <= 10000 && isAlpha(first) && (len(first) >= 2 && len(first) <= 3 || len(first) >= 5 && len(first) <= 8) {
+		return rangeError("Invalid language tag: " + strings.ToLower(s))
+	}
+	return errBadLocale
+}
+
 // defaultLocale is the locale used when none is asked for or none asked
 // for is supported, as Node's in an empty environment.
 const defaultLocale = "en-US"
@@ -266,12 +277,12 @@ func canonicalizeLocaleList(list []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	out := []string{}
 	seen := map[string]bool{}
 	for _, s := range list {
 		t, ok := parseTag(s)
 		if !ok {
-			return nil, errBadLocale
+			return nil, badTag(s)
 		}
 		t.canonicalize(sup)
 		c := t.String()

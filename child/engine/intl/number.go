@@ -208,7 +208,7 @@ func digitOptions(ctor string, o *numberOptions, r *numberResolved, mnfdDefault,
 			return typeError("Invalid roundingIncrement")
 		}
 		if *r.MaximumFractionDigits != *r.MinimumFractionDigits {
-			return rangeError("maximumFractionDigits value is out of range.")
+			return rangeError("maximumFractionDigits not equal to minimumFractionDigits")
 		}
 	}
 	return nil
@@ -413,6 +413,9 @@ type numberFormatter struct {
 	digits  []rune // the numbering system's digits, nil for latn
 	minGrp  int
 	plurals *pluralRules
+	// finite is set while a finite value is formatted: CLDR's spacing
+	// between a currency and the number is for digits only.
+	finite bool
 }
 
 func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
@@ -512,6 +515,10 @@ func splitPattern(p string) (prefix, suffix string, primary, secondary int) {
 
 // formatParts formats x into parts (formatToParts); format joins them.
 func (f *numberFormatter) formatParts(x decimal) []part {
+	// A copy: the formatter is shared, and finite is this call's.
+	g := *f
+	f = &g
+	f.finite = !x.nan && !x.inf
 	r := f.r
 	var parts []part
 	if x.nan {
@@ -652,7 +659,7 @@ func (f *numberFormatter) currencyPattern() string {
 	}
 	var p string
 	json.Unmarshal(m[key], &p)
-	if alpha, ok := m[key+"-alphaNextToNumber"]; ok && f.currencyAlphaNextToNumber(p) {
+	if alpha, ok := m[key+"-alphaNextToNumber"]; ok && f.finite && f.currencyAlphaNextToNumber(p) {
 		json.Unmarshal(alpha, &p)
 	}
 	return p
@@ -794,10 +801,37 @@ func (f *numberFormatter) affix(y decimal, finite bool, num []part, count string
 	out = append(out[:end], replaceSign(out[end:])...)
 	out = dropEmpty(out)
 	if r.Style == "currency" && r.CurrencyDisplay == "name" {
-		out = f.currencyName(out, count)
+		return splitBidi(f.currencyName(out, count))
 	}
-	return f.currencySpacing(out)
+	return splitBidi(f.currencySpacing(out))
 }
+
+// splitBidi moves the bidirectional marks some locales' signs carry
+// (ar: U+061C before the minus) out into literal parts, as ICU does.
+func splitBidi(ps []part) []part {
+	var out []part
+	for _, p := range ps {
+		switch p.Type {
+		case "minusSign", "plusSign", "percentSign":
+			core := strings.TrimFunc(p.Value, isBidiMark)
+			if core != p.Value && core != "" {
+				i := strings.Index(p.Value, core)
+				if i > 0 {
+					out = append(out, part{"literal", p.Value[:i]})
+				}
+				out = append(out, part{p.Type, core})
+				if rest := p.Value[i+len(core):]; rest != "" {
+					out = append(out, part{"literal", rest})
+				}
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return mergeLiterals(out)
+}
+
+func isBidiMark(r rune) bool { return r == 0x061C || r == 0x200E || r == 0x200F }
 
 func dropEmpty(ps []part) []part {
 	out := ps[:0]
@@ -879,7 +913,7 @@ func (f *numberFormatter) currencySpacing(ps []part) []part {
 
 func isNumberPart(t string) bool {
 	switch t {
-	case "integer", "fraction", "nan", "infinity":
+	case "integer", "fraction":
 		return true
 	}
 	return false

@@ -225,7 +225,9 @@ func resolvePluralRules(locales []string, o *numberOptions) (*numberResolved, er
 	if err != nil {
 		return nil, err
 	}
-	r := &numberResolved{Locale: loc.locale, Type: kind}
+	// Plural rules are a language's: the locale resolves to it, as in
+	// Node ("en-US" is "en").
+	r := &numberResolved{Locale: loc.data.Lang, Type: kind}
 	if err := digitOptions(ctor, o, r, 0, 3, "standard"); err != nil {
 		return nil, err
 	}

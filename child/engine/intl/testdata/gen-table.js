@@ -1,0 +1,107 @@
+// Generates node-table.json: Intl cases evaluated in Node 20 (full ICU),
+// the reference child/engine's TestIntlNodeTable holds Warden to, byte
+// for byte. Run from this directory with `node gen-table.js`; commit the
+// output with the Node version it names. Each case is a JavaScript
+// expression; its outcome is its value (JSON) or its error's name and
+// message.
+"use strict";
+const fs = require("fs");
+
+const locales = ["en-US", "en-GB", "en-IN", "de-DE", "fr-FR", "es-ES", "es-MX", "it-IT", "pt-BR", "nl-NL",
+  "sv-SE", "pl-PL", "ru-RU", "tr-TR", "ar-EG", "hi-IN", "ja-JP", "zh-CN", "zh-TW", "ko-KR"];
+const values = ["0", "-0", "1", "-1", "1.5", "0.001", "1234.5678", "-1234.5678", "1e21", "1e-7", "123456789.987",
+  "NaN", "Infinity", "-Infinity", "999999.5", "0.5", "2.5", "1.005", "12345678901234567890n", "-98765n"];
+const someValues = ["0", "-1234.5678", "1234567.891", "0.5", "999999.5", "12345678901234567890n"];
+const options = [
+  {}, { style: "percent" }, { style: "currency", currency: "USD" }, { style: "currency", currency: "EUR", currencyDisplay: "code" },
+  { style: "currency", currency: "JPY", currencyDisplay: "name" }, { style: "currency", currency: "EUR", currencySign: "accounting" },
+  { style: "currency", currency: "USD", currencyDisplay: "narrowSymbol" }, { style: "currency", currency: "GBP", notation: "compact" },
+  { notation: "compact" }, { notation: "compact", compactDisplay: "long" }, { notation: "scientific" }, { notation: "engineering" },
+  { maximumSignificantDigits: 3 }, { minimumFractionDigits: 2 }, { maximumFractionDigits: 0 },
+  { signDisplay: "always" }, { signDisplay: "exceptZero" }, { signDisplay: "never" }, { signDisplay: "negative" },
+  { useGrouping: false }, { useGrouping: "min2" }, { useGrouping: "always" },
+  { maximumFractionDigits: 0, roundingMode: "halfEven" }, { maximumFractionDigits: 0, roundingMode: "ceil" },
+  { maximumFractionDigits: 0, roundingMode: "floor" }, { maximumFractionDigits: 0, roundingMode: "trunc" },
+  { maximumFractionDigits: 0, roundingMode: "halfTrunc" }, { minimumFractionDigits: 2, trailingZeroDisplay: "stripIfInteger" },
+  { maximumSignificantDigits: 2, maximumFractionDigits: 2, roundingPriority: "morePrecision" },
+  { maximumSignificantDigits: 2, maximumFractionDigits: 2, roundingPriority: "lessPrecision" },
+  { minimumIntegerDigits: 3 }, { maximumFractionDigits: 2, roundingIncrement: 5 }, { minimumSignificantDigits: 4 },
+];
+const cases = [];
+const lit = (v) => JSON.stringify(v);
+for (const l of locales) {
+  for (const o of options) {
+    const vs = l === "en-US" ? values : someValues;
+    for (const v of vs) cases.push(`new Intl.NumberFormat(${lit(l)}, ${lit(o)}).format(${v})`);
+  }
+  cases.push(`new Intl.NumberFormat(${lit(l)}).resolvedOptions()`);
+  cases.push(`new Intl.NumberFormat(${lit(l)}, {style: "currency", currency: "EUR"}).formatToParts(-1234.5)`);
+  cases.push(`new Intl.NumberFormat(${lit(l)}, {notation: "compact", compactDisplay: "long"}).formatToParts(1234567)`);
+  cases.push(`new Intl.PluralRules(${lit(l)}).resolvedOptions()`);
+  cases.push(`new Intl.PluralRules(${lit(l)}, {type: "ordinal"}).resolvedOptions().pluralCategories`);
+  for (const n of [0, 1, 2, 3, 5, 11, 21, 22, 23, 101, 1.5, 0.1]) {
+    cases.push(`new Intl.PluralRules(${lit(l)}).select(${n})`);
+    cases.push(`new Intl.PluralRules(${lit(l)}, {type: "ordinal"}).select(${n})`);
+  }
+  cases.push(`new Intl.PluralRules(${lit(l)}, {minimumFractionDigits: 1}).select(1)`);
+  cases.push(`(1234.5).toLocaleString(${lit(l)})`);
+  cases.push(`(1234.5).toLocaleString(${lit(l)}, {style: "currency", currency: "USD"})`);
+  cases.push(`(-0.125).toLocaleString(${lit(l)}, {style: "percent", maximumFractionDigits: 1})`);
+  cases.push(`(123456789n).toLocaleString(${lit(l)})`);
+}
+// Numbering systems, strings as exact decimals, the edges of a Number.
+cases.push(
+  `new Intl.NumberFormat("ar-EG", {numberingSystem: "latn"}).format(1234.5)`,
+  `new Intl.NumberFormat("ar-EG-u-nu-latn").resolvedOptions().locale`,
+  `new Intl.NumberFormat("hi-IN", {numberingSystem: "deva"}).format(1234567.5)`,
+  `new Intl.NumberFormat("en-US", {numberingSystem: "arab"}).format(-12.5)`,
+  `new Intl.NumberFormat("zh-CN", {numberingSystem: "hanidec"}).format(2024)`,
+  `new Intl.NumberFormat("en-US").format("1234567890.123456789012345678901234567890")`,
+  `new Intl.NumberFormat("en-US", {maximumFractionDigits: 20}).format("0.1")`,
+  `new Intl.NumberFormat("en-US").format("  12  ")`, `new Intl.NumberFormat("en-US").format("0x1F")`,
+  `new Intl.NumberFormat("en-US").format("abc")`, `new Intl.NumberFormat("en-US").format("")`,
+  `new Intl.NumberFormat("en-US").format("-0")`, `new Intl.NumberFormat("en-US").format("1e400")`,
+  `new Intl.NumberFormat("en-US").format("1e-400")`, `new Intl.NumberFormat("en-US").format(Number.MAX_VALUE)`,
+  `new Intl.NumberFormat("en-US").format(Number.MIN_VALUE)`, `new Intl.NumberFormat("en-US").format(2n ** 200n)`,
+  `new Intl.NumberFormat("en-US", {notation: "compact"}).format(1e15)`, `new Intl.NumberFormat("en-US", {notation: "compact"}).format(-999.9)`,
+  `new Intl.NumberFormat("en-US", {notation: "scientific"}).format(0)`, `new Intl.NumberFormat("en-US", {notation: "engineering"}).format(0.000123)`,
+  `new Intl.NumberFormat("de-DE", {notation: "compact"}).format(999999)`, `new Intl.NumberFormat("ja-JP", {notation: "compact", compactDisplay: "long"}).format(123456789)`,
+  `new Intl.NumberFormat("en-US", {style: "currency", currency: "usd"}).resolvedOptions()`,
+  `new Intl.NumberFormat("en-US", {style: "currency", currency: "BHD"}).format(1.23456)`,
+  `new Intl.NumberFormat("en-US", {style: "currency", currency: "XYZ"}).format(1.5)`,
+  `Intl.NumberFormat("en-US").format(1)`, `Intl.NumberFormat.length`, `Intl.PluralRules.length`,
+  `Object.prototype.toString.call(Intl)`, `Object.prototype.toString.call(new Intl.PluralRules())`,
+);
+// Locales: canonical forms, lookup, errors.
+for (const t of ["EN-us", "zh-hant-tw", "en-u-nu-latn-ca-gregory", "en-u-kn-true", "iw", "in-ID", "sh", "de-DE-1996",
+  "en-x-private", "und", "en-a-bbb-x-a-ccc", "fr-latn-fr", "EN-US-POSIX", "ja-JP-u-ca-japanese"]) {
+  cases.push(`Intl.getCanonicalLocales(${lit(t)})`);
+}
+cases.push(`Intl.getCanonicalLocales(["en-US", "en-us", "EN-US"])`, `Intl.getCanonicalLocales()`,
+  `Intl.getCanonicalLocales([])`);
+for (const bad of ["en_US", "", "e", "en-", "12-US", "en-US-u", "de-1996-1996", "en-a-x-a"]) {
+  cases.push(`Intl.getCanonicalLocales(${lit(bad)})`);
+}
+cases.push(`Intl.getCanonicalLocales([5])`, `Intl.NumberFormat.supportedLocalesOf(["de-DE", "ja-JP", "en-US"])`,
+  `Intl.PluralRules.supportedLocalesOf("ko-KR")`);
+// Errors.
+cases.push(
+  `new Intl.NumberFormat("en", {style: "bogus"})`, `new Intl.NumberFormat("en", {style: "currency"})`,
+  `new Intl.NumberFormat("en", {currency: "US"})`, `new Intl.NumberFormat("en", {maximumFractionDigits: 101})`,
+  `new Intl.NumberFormat("en", {minimumFractionDigits: 3, maximumFractionDigits: 1})`,
+  `new Intl.NumberFormat("en", {numberingSystem: "a"})`, `new Intl.NumberFormat("en", {roundingIncrement: 3})`,
+  `new Intl.NumberFormat("en", {useGrouping: "x"})`, `new Intl.NumberFormat("en", {minimumSignificantDigits: 0})`,
+  `new Intl.PluralRules("en", {type: "x"})`, `Intl.PluralRules("en")`, `new Intl.NumberFormat("en", null)`,
+  `new Intl.NumberFormat("en", {signDisplay: "sometimes"})`, `new Intl.NumberFormat("en", {notation: "short"})`,
+);
+const out = cases.map((expr) => {
+  try {
+    return { expr, value: (0, eval)(`(${expr})`) };
+  } catch (e) {
+    return { expr, error: { name: e.name, message: e.message } };
+  }
+});
+fs.writeFileSync(__dirname + "/node-table.json", JSON.stringify({
+  node: process.version, icu: process.versions.icu, cldr: process.versions.cldr, cases: out,
+}, null, 1) + "\n");
+console.log(`${out.length} cases from Node ${process.version} (ICU ${process.versions.icu}, CLDR ${process.versions.cldr})`);

@@ -1,0 +1,295 @@
+// Intl, as far as it is built: getCanonicalLocales, NumberFormat and
+// PluralRules, with Number.prototype.toLocaleString and
+// BigInt.prototype.toLocaleString going through NumberFormat. The
+// options are read here, in the order ECMA-402 reads them, and
+// converted as GetOption converts them; the locale, the validation of
+// the values and the formatting are the host's (child/engine/intl, from
+// the CLDR version Node 20's ICU ships). A formatter's resolved options,
+// as JSON, are its handle: each format call hands it back to the host.
+const RangeErrorIntrinsic = RangeError;
+const ObjectIntrinsic = Object;
+const NumberIntrinsic = Number;
+const objectIs = Object.is;
+const mathMin = Math.min;
+const mapGet = Map.prototype.get;
+const mapSet = Map.prototype.set;
+const mapClear = Map.prototype.clear;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size").get;
+const MapIntrinsic = Map;
+const numberValueOf = Number.prototype.valueOf;
+const bigintValueOf = BigInt.prototype.valueOf;
+const toStringTag = Symbol.toStringTag;
+
+// call runs one host operation; the host's errors come back as
+// "\0Name\0message" and are thrown as that error.
+function call(op, a, b) {
+  const r = hostIntl(op, a, b);
+  if (r.length > 0 && apply(strCharCodeAt, r, [0]) === 0) {
+    const i = apply(strIndexOf, r, ["\0", 1]);
+    const name = apply(strSlice, r, [1, i]);
+    const message = apply(strSlice, r, [i + 1]);
+    throw name === "TypeError" ? new TypeErrorIntrinsic(message) : new RangeErrorIntrinsic(message);
+  }
+  return r;
+}
+
+function dataProperty(obj, key, value) {
+  defineProperty(obj, key, { value: value, writable: true, enumerable: true, configurable: true });
+}
+// methods defines the table's functions on target, non-enumerable as
+// ECMA-402's (tables use method syntax: a method is no constructor).
+function methods(target, table) {
+  const keys = ObjectIntrinsic.keys(table);
+  for (let i = 0; i < keys.length; i++) {
+    defineProperty(target, keys[i], { value: table[keys[i]], writable: true, enumerable: false, configurable: true });
+  }
+}
+// constructor fixes a constructor's prototype property as ECMA-402's:
+// not writable, enumerable or configurable.
+function constructorPrototype(C) {
+  defineProperty(C, "prototype", { writable: false, enumerable: false, configurable: false });
+}
+function tag(proto, name) {
+  defineProperty(proto, toStringTag, { value: name, writable: false, enumerable: false, configurable: true });
+}
+function list(values) {
+  const a = [];
+  for (let i = 0; i < values.length; i++) dataProperty(a, i, values[i]);
+  return a;
+}
+
+// canonicalLocales is CanonicalizeLocaleList: the tags collected here,
+// canonicalized and deduplicated by the host.
+function localeTags(locales) {
+  if (locales === undefined) return [];
+  if (typeof locales === "string") return [locales];
+  const o = ObjectIntrinsic(locales);
+  const len = mathMin(NumberIntrinsic(o.length) || 0, 4294967295);
+  const tags = [];
+  for (let k = 0; k < len; k++) {
+    if (!(k in o)) continue;
+    const v = o[k];
+    if (typeof v !== "string" && (typeof v !== "object" || v === null)) {
+      throw new TypeErrorIntrinsic("Language ID should be string or object.");
+    }
+    tags[tags.length] = StringIntrinsic(v);
+  }
+  return tags;
+}
+function canonicalLocales(locales) {
+  return parse(call("canonicalize", stringify(localeTags(locales)), ""));
+}
+
+function optionsObject(options, ctor) {
+  if (options === undefined) return ObjectIntrinsic.create(null);
+  if (options === null) throw new TypeErrorIntrinsic(ctor + " called on null or undefined");
+  return ObjectIntrinsic(options);
+}
+
+// readOptions reads each named option once, in order: "s" as a string,
+// "n" as String(Number(v)), "g" as useGrouping's boolean or string.
+function readOptions(o, spec) {
+  const out = ObjectIntrinsic.create(null);
+  for (let i = 0; i < spec.length; i += 2) {
+    const name = spec[i];
+    const v = o[name];
+    if (v === undefined) continue;
+    switch (spec[i + 1]) {
+      case "s": out[name] = StringIntrinsic(v); break;
+      case "n": out[name] = StringIntrinsic(NumberIntrinsic(v)); break;
+      case "g": out[name] = v === true ? true : !v ? false : StringIntrinsic(v); break;
+    }
+  }
+  return out;
+}
+
+const digitSpec = ["minimumIntegerDigits", "n", "minimumFractionDigits", "n", "maximumFractionDigits", "n",
+  "minimumSignificantDigits", "n", "maximumSignificantDigits", "n", "roundingIncrement", "n",
+  "roundingMode", "s", "roundingPriority", "s", "trailingZeroDisplay", "s"];
+const numberFormatSpec = ["localeMatcher", "s", "numberingSystem", "s", "style", "s", "currency", "s",
+  "currencyDisplay", "s", "currencySign", "s", "unit", "s", "unitDisplay", "s", "notation", "s"];
+for (let i = 0; i < digitSpec.length; i++) numberFormatSpec[numberFormatSpec.length] = digitSpec[i];
+numberFormatSpec[numberFormatSpec.length] = "compactDisplay";
+numberFormatSpec[numberFormatSpec.length] = "s";
+numberFormatSpec[numberFormatSpec.length] = "useGrouping";
+numberFormatSpec[numberFormatSpec.length] = "g";
+numberFormatSpec[numberFormatSpec.length] = "signDisplay";
+numberFormatSpec[numberFormatSpec.length] = "s";
+const pluralRulesSpec = ["localeMatcher", "s", "type", "s"];
+for (let i = 0; i < digitSpec.length; i++) pluralRulesSpec[pluralRulesSpec.length] = digitSpec[i];
+
+// mathematicalValue is ToIntlMathematicalValue, as text for the host.
+function mathematicalValue(x) {
+  if (typeof x === "object" && x !== null || typeof x === "function") {
+    x = NumberIntrinsic(x);
+  }
+  if (typeof x === "bigint") return "b:" + StringIntrinsic(x);
+  if (typeof x === "string") return "s:" + x;
+  const n = NumberIntrinsic(x);
+  return objectIs(n, -0) ? "n:-0" : "n:" + StringIntrinsic(n);
+}
+
+function resolvedCopy(resolved, extra) {
+  const out = {};
+  const keys = ObjectIntrinsic.keys(resolved);
+  for (let i = 0; i < keys.length; i++) dataProperty(out, keys[i], resolved[keys[i]]);
+  if (extra) extra(out);
+  return out;
+}
+
+function supportedLocalesOf(locales, options) {
+  const o = options === undefined ? undefined : optionsObject(options, "supportedLocalesOf");
+  if (o !== undefined) readOptions(o, ["localeMatcher", "s"]);
+  return list(parse(call("supported", stringify(localeTags(locales)), "")));
+}
+
+function getterOf(obj, key) { return getOwnPropertyDescriptor(obj, key).get; }
+
+// --- NumberFormat ---
+
+const numberFormats = new WeakMapIntrinsic();
+function numberFormatOf(nf, method) {
+  const slots = typeof nf === "object" && nf !== null ? apply(weakGet, numberFormats, [nf]) : undefined;
+  if (slots === undefined) {
+    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(nf));
+  }
+  return slots;
+}
+function describeReceiver(v) {
+  if (v === undefined || v === null || typeof v !== "object" && typeof v !== "function") return StringIntrinsic(v);
+  return "#<" + (v.constructor && v.constructor.name || "Object") + ">";
+}
+
+function NumberFormat(locales, options) {
+  if (new.target === undefined) return new NumberFormat(locales, options);
+  const tags = canonicalLocales(locales);
+  const opts = readOptions(optionsObject(options, "Intl.NumberFormat"), numberFormatSpec);
+  const handle = call("nf.resolve", stringify(tags), stringify(opts));
+  const nf = this;
+  apply(weakSet, numberFormats, [nf, { handle: handle, resolved: parse(handle), bound: undefined }]);
+}
+const NumberFormatProto = NumberFormat.prototype;
+// ECMA-402's constructors have length 0.
+function noLength(C) { defineProperty(C, "length", { value: 0, writable: false, enumerable: false, configurable: true }); }
+noLength(NumberFormat);
+constructorPrototype(NumberFormat);
+methods(NumberFormat, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
+defineProperty(NumberFormatProto, "format", {
+  get: getterOf({ get format() {
+    const slots = numberFormatOf(this, "get Intl.NumberFormat.prototype.format");
+    if (slots.bound === undefined) {
+      const handle = slots.handle;
+      slots.bound = builtin("", function (x) { return call("nf.format", handle, mathematicalValue(x)); });
+      defineProperty(slots.bound, "length", { value: 1, writable: false, enumerable: false, configurable: true });
+    }
+    return slots.bound;
+  } }, "format"),
+  enumerable: false,
+  configurable: true,
+});
+methods(NumberFormatProto, {
+  formatToParts(x) {
+    const slots = numberFormatOf(this, "Intl.NumberFormat.prototype.formatToParts");
+    const parts = parse(call("nf.parts", slots.handle, mathematicalValue(x)));
+    const out = [];
+    for (let i = 0; i < parts.length; i++) {
+      const p = {};
+      dataProperty(p, "type", parts[i].type);
+      dataProperty(p, "value", parts[i].value);
+      dataProperty(out, i, p);
+    }
+    return out;
+  },
+  resolvedOptions() {
+    return resolvedCopy(numberFormatOf(this, "Intl.NumberFormat.prototype.resolvedOptions").resolved);
+  },
+});
+tag(NumberFormatProto, "Intl.NumberFormat");
+
+// --- PluralRules ---
+
+const pluralRules = new WeakMapIntrinsic();
+function PluralRules(locales, options) {
+  if (new.target === undefined) throw new TypeErrorIntrinsic("Constructor Intl.PluralRules requires 'new'");
+  const tags = canonicalLocales(locales);
+  const opts = readOptions(optionsObject(options, "Intl.PluralRules"), pluralRulesSpec);
+  const handle = call("pr.resolve", stringify(tags), stringify(opts));
+  apply(weakSet, pluralRules, [this, { handle: handle, resolved: parse(handle) }]);
+}
+function pluralRulesOf(pr, method) {
+  const slots = typeof pr === "object" && pr !== null ? apply(weakGet, pluralRules, [pr]) : undefined;
+  if (slots === undefined) {
+    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(pr));
+  }
+  return slots;
+}
+constructorPrototype(PluralRules);
+noLength(PluralRules);
+methods(PluralRules, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
+methods(PluralRules.prototype, {
+  select(n) {
+    const slots = pluralRulesOf(this, "Intl.PluralRules.prototype.select");
+    return call("pr.select", slots.handle, "n:" + StringIntrinsic(NumberIntrinsic(n)));
+  },
+  resolvedOptions() {
+    const slots = pluralRulesOf(this, "Intl.PluralRules.prototype.resolvedOptions");
+    const r = slots.resolved;
+    const out = {};
+    const order = ["locale", "type", "minimumIntegerDigits", "minimumSignificantDigits", "maximumSignificantDigits",
+      "minimumFractionDigits", "maximumFractionDigits"];
+    for (let i = 0; i < order.length; i++) {
+      if (r[order[i]] !== undefined) dataProperty(out, order[i], r[order[i]]);
+    }
+    dataProperty(out, "pluralCategories", list(parse(call("pr.categories", slots.handle, ""))));
+    return out;
+  },
+});
+tag(PluralRules.prototype, "Intl.PluralRules");
+
+// --- Intl ---
+
+const IntlObject = {};
+methods(IntlObject, {
+  getCanonicalLocales(locales) { return list(canonicalLocales(locales)); },
+});
+methods(IntlObject, { NumberFormat: NumberFormat, PluralRules: PluralRules });
+tag(IntlObject, "Intl");
+defineGlobal("Intl", IntlObject, false);
+
+// The toLocaleString methods: a formatter per locale argument when no
+// options are given, as engines cache them.
+const defaultFormats = new MapIntrinsic();
+function formatterFor(locales, options) {
+  if (options === undefined && (locales === undefined || typeof locales === "string")) {
+    const key = locales === undefined ? "" : "=" + locales;
+    let nf = apply(mapGet, defaultFormats, [key]);
+    if (nf === undefined) {
+      if (apply(mapSize, defaultFormats, []) >= 64) apply(mapClear, defaultFormats, []);
+      nf = new NumberFormat(locales, options);
+      apply(mapSet, defaultFormats, [key, nf]);
+    }
+    return nf;
+  }
+  return new NumberFormat(locales, options);
+}
+function formatWith(nf, x) {
+  return call("nf.format", apply(weakGet, numberFormats, [nf]).handle, mathematicalValue(x));
+}
+methods(NumberIntrinsic.prototype, {
+  toLocaleString(locales, options) {
+    let x;
+    try { x = apply(numberValueOf, this, []); } catch (e) {
+      throw new TypeErrorIntrinsic("Number.prototype.toLocaleString requires that 'this' be a Number");
+    }
+    return formatWith(formatterFor(locales, options), x);
+  },
+});
+methods(BigInt.prototype, {
+  toLocaleString(locales, options) {
+    let x;
+    try { x = apply(bigintValueOf, this, []); } catch (e) {
+      throw new TypeErrorIntrinsic("BigInt.prototype.toLocaleString requires that 'this' be a BigInt");
+    }
+    return formatWith(formatterFor(locales, options), x);
+  },
+});
