@@ -141,6 +141,9 @@ var foreign = map[string]bool{
 	"ArrayBuffer": true, "SharedArrayBuffer": true,
 	"Crypto": true, "CryptoKey": true, "SubtleCrypto": true,
 	"URLSearchParams": true, "RegExp": true,
+	"Intl": true, "NumberFormat": true, "PluralRules": true, "DateTimeFormat": true, "Collator": true,
+	"RelativeTimeFormat": true, "ListFormat": true, "DisplayNames": true, "Segmenter": true, "BigInt": true,
+	"roundingMode": true, "supportedLocalesOf": true, "Number": true,
 	"TextDecoder": true, "Buffer": true, "DataView": true, "Uint8Array": true, "Uint16Array": true,
 	"InvalidCharacterError": true,
 	// The kernel, systemd, HTTP.

@@ -189,10 +189,6 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	likely, err := g.read("cldr-core", "supplemental/likelySubtags.json", "supplemental", "likelySubtags")
-	if err != nil {
-		return nil, err
-	}
 	version, err := g.read("cldr-core", "package.json", "version")
 	if err != nil {
 		return nil, err
@@ -242,7 +238,6 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 		"territoryAlias":  reduce(a["territoryAlias"]),
 		"scriptAlias":     reduce(a["scriptAlias"]),
 		"variantAlias":    reduce(a["variantAlias"]),
-		"likelySubtags":   likely,
 	}, nil
 }
 

@@ -314,6 +314,7 @@ func TestGlobals(t *testing.T) {
 		"atob",
 		"btoa",
 		"Buffer",
+		"Intl",
 	}
 	allowed["globalThis"] = append(allowed["globalThis"], webGlobals...)
 	for k, v := range allowed {

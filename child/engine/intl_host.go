@@ -13,9 +13,10 @@ const hostFnIntl = "warden_intl"
 
 // maxIntlArg bounds what one Intl call copies out of guest memory: a
 // locale list, an options record or a value to format is far smaller
-// (Node refuses a language tag longer than 10,000 characters, and a
-// number string beyond 308 digits is an infinity).
-const maxIntlArg = 1 << 20
+// but for a number string (which Node reads whole: beyond 308 integer
+// digits it is an infinity, and fraction digits past the rounding cost
+// nothing).
+const maxIntlArg = 16 << 20
 
 // hostIntl answers intl.Call's result, or "\0Name\0message" for the
 // exception the guest is to see (the prelude throws it).
@@ -23,7 +24,7 @@ func (vm *VM) hostIntl(op, a, b guestString) uint32 {
 	var args [3]string
 	for i, s := range []guestString{op, a, b} {
 		if int64(s.n) > maxIntlArg {
-			return vm.returnString("\x00RangeError\x00Incorrect locale information provided")
+			return vm.returnString("\x00RangeError\x00Intl argument over 16 MiB")
 		}
 		text, err := vm.utf8String(s)
 		if err != nil {

@@ -38,7 +38,6 @@ type supplementalData struct {
 	TerritoryAlias  map[string]string `json:"territoryAlias"`
 	ScriptAlias     map[string]string `json:"scriptAlias"`
 	VariantAlias    map[string]string `json:"variantAlias"`
-	LikelySubtags   map[string]string `json:"likelySubtags"`
 }
 
 // localeData is one CLDR locale's data.
@@ -51,7 +50,8 @@ type localeData struct {
 		MinimumGroupingDigits  string                  `json:"minimumGroupingDigits"`
 		Systems                map[string]numberSystem `json:"systems"`
 	} `json:"numbers"`
-	Currencies map[string]map[string]string `json:"currencies"`
+	// Currencies are decoded one at a time, when a format needs one.
+	Currencies map[string]json.RawMessage `json:"currencies"`
 }
 
 // numberSystem is a locale's symbols and patterns in one numbering

@@ -1,0 +1,262 @@
+package intl
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// affix puts the pattern's prefix and suffix, the sign, the currency,
+// the percent sign and the compact text around the number's parts.
+func (f *numberFormatter) affix(y decimal, finite bool, num []part, count string, compact *compactPattern) []part {
+	r := f.r
+	pat := f.standardPattern()
+	if compact != nil {
+		pat = compact.pattern
+	}
+	sign := signOf(r.SignDisplay, y)
+	prefix, suffix := pat.posPrefix, pat.posSuffix
+	explicitNeg := false
+	if sign == "-" && pat.hasNeg {
+		prefix, suffix = pat.negPrefix, pat.negSuffix
+		explicitNeg = true
+		if r.CurrencySign == "accounting" {
+			sign = ""
+		}
+	}
+	var out []part
+	emit := func(text string, before bool) {
+		ps := f.affixParts(text, count, before, num)
+		if compact != nil {
+			ps = splitCompact(ps)
+		}
+		out = append(out, ps...)
+	}
+	if sign != "" && !explicitNeg {
+		if strings.Contains(prefix, "-") || strings.Contains(suffix, "-") {
+			// the pattern says where the sign goes
+		} else {
+			prefix = "-" + prefix
+		}
+	}
+	signText := map[string]string{"-": f.symbol("minusSign"), "+": f.symbol("plusSign")}[sign]
+	signType := map[string]string{"-": "minusSign", "+": "plusSign"}[sign]
+	replaceSign := func(ps []part) []part {
+		for i := range ps {
+			if ps[i].Type == "minusSign" {
+				if sign == "" {
+					ps[i] = part{}
+				} else {
+					ps[i] = part{signType, signText}
+				}
+			}
+		}
+		return ps
+	}
+	emit(prefix, true)
+	out = replaceSign(out)
+	out = append(out, num...)
+	end := len(out)
+	emit(suffix, false)
+	out = append(out[:end], replaceSign(out[end:])...)
+	out = dropEmpty(out)
+	if r.Style == "currency" && r.CurrencyDisplay == "name" {
+		return splitBidi(f.currencyName(out, count))
+	}
+	return splitBidi(f.currencySpacing(out))
+}
+
+// signOf is the sign signDisplay shows for y: "", "-" or "+".
+func signOf(display string, y decimal) string {
+	negative := y.neg
+	zero := y.isZero() || y.nan
+	var sign string // "", "-", "+"
+	switch display {
+	case "auto":
+		if negative && !y.nan {
+			sign = "-"
+		}
+	case "always":
+		sign = "+"
+		if negative {
+			sign = "-"
+		}
+	case "exceptZero":
+		if !zero {
+			sign = "+"
+			if negative {
+				sign = "-"
+			}
+		}
+	case "negative":
+		if negative && !zero {
+			sign = "-"
+		}
+	}
+	if y.nan && display == "always" {
+		sign = "+"
+	}
+	return sign
+}
+
+// splitBidi moves the bidirectional marks some locales' signs carry
+// (ar: U+061C before the minus) out into literal parts, as ICU does.
+func splitBidi(ps []part) []part {
+	var out []part
+	for _, p := range ps {
+		switch p.Type {
+		case "minusSign", "plusSign", "percentSign":
+			core := strings.TrimFunc(p.Value, isBidiMark)
+			if core != p.Value && core != "" {
+				i := strings.Index(p.Value, core)
+				if i > 0 {
+					out = append(out, part{"literal", p.Value[:i]})
+				}
+				out = append(out, part{p.Type, core})
+				if rest := p.Value[i+len(core):]; rest != "" {
+					out = append(out, part{"literal", rest})
+				}
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return mergeLiterals(out)
+}
+
+func isBidiMark(r rune) bool { return r == 0x061C || r == 0x200E || r == 0x200F }
+
+func dropEmpty(ps []part) []part {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.Type != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// affixParts reads a pattern's prefix or suffix into parts.
+func (f *numberFormatter) affixParts(text, count string, before bool, num []part) []part {
+	var out []part
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			out = append(out, part{"literal", lit.String()})
+			lit.Reset()
+		}
+	}
+	inQuote := false
+	for _, c := range text {
+		if c == '\'' {
+			inQuote = !inQuote
+			continue
+		}
+		if inQuote {
+			lit.WriteRune(c)
+			continue
+		}
+		switch c {
+		case '¤':
+			flush()
+			if f.r.Style == "currency" && f.r.CurrencyDisplay != "name" {
+				out = append(out, part{"currency", f.currencyText()})
+			}
+		case '%':
+			flush()
+			out = append(out, part{"percentSign", f.symbol("percentSign")})
+		case '-':
+			flush()
+			out = append(out, part{"minusSign", "-"})
+		case '+':
+			flush()
+			out = append(out, part{"plusSign", f.symbol("plusSign")})
+		default:
+			lit.WriteRune(c)
+		}
+	}
+	flush()
+	return out
+}
+
+// currencySpacing inserts CLDR's currencySpacing text (U+00A0) between a
+// currency whose edge next to the number is not a symbol or a space and
+// a digit.
+func (f *numberFormatter) currencySpacing(ps []part) []part {
+	for i := 0; i < len(ps); i++ {
+		if ps[i].Type != "currency" {
+			continue
+		}
+		if i+1 < len(ps) && isNumberPart(ps[i+1].Type) {
+			c, _ := utf8.DecodeLastRuneInString(ps[i].Value)
+			if !unicode.IsSymbol(c) && !unicode.IsSpace(c) && c != 0xA0 {
+				ps = append(ps[:i+1], append([]part{{"literal", "\u00a0"}}, ps[i+1:]...)...)
+			}
+		}
+		if i > 0 && isNumberPart(ps[i-1].Type) {
+			c, _ := utf8.DecodeRuneInString(ps[i].Value)
+			if !unicode.IsSymbol(c) && !unicode.IsSpace(c) && c != 0xA0 {
+				ps = append(ps[:i], append([]part{{"literal", "\u00a0"}}, ps[i:]...)...)
+				i++
+			}
+		}
+	}
+	return mergeLiterals(ps)
+}
+
+func isNumberPart(t string) bool {
+	switch t {
+	case "integer", "fraction":
+		return true
+	}
+	return false
+}
+
+func mergeLiterals(ps []part) []part {
+	var out []part
+	for _, p := range ps {
+		if n := len(out); n > 0 && p.Type == "literal" && out[n-1].Type == "literal" {
+			out[n-1].Value += p.Value
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// currencyName wraps the number in the locale's unit pattern with the
+// currency's plural name ("1.00 US dollars").
+func (f *numberFormatter) currencyName(num []part, count string) []part {
+	up := f.currency["unitPattern-count-"+count]
+	if up == "" {
+		up = f.currency["unitPattern-count-other"]
+	}
+	c := f.currencyInfo
+	name, ok := c["displayName-count-"+count]
+	if !ok {
+		if name, ok = c["displayName-count-other"]; !ok {
+			if name, ok = c["displayName"]; !ok {
+				name = f.r.Currency
+			}
+		}
+	}
+	var out []part
+	for up != "" {
+		i := strings.IndexByte(up, '{')
+		if i < 0 || i+2 >= len(up) {
+			out = append(out, part{"literal", up})
+			break
+		}
+		if i > 0 {
+			out = append(out, part{"literal", up[:i]})
+		}
+		switch up[i+1] {
+		case '0':
+			out = append(out, num...)
+		case '1':
+			out = append(out, part{"currency", name})
+		}
+		up = up[i+3:]
+	}
+	return mergeLiterals(out)
+}
