@@ -143,7 +143,7 @@ var foreign = map[string]bool{
 	"URLSearchParams": true, "RegExp": true,
 	"Intl": true, "NumberFormat": true, "PluralRules": true, "DateTimeFormat": true, "Collator": true,
 	"RelativeTimeFormat": true, "ListFormat": true, "DisplayNames": true, "Segmenter": true, "BigInt": true,
-	"roundingMode": true, "supportedLocalesOf": true, "Number": true,
+	"roundingMode": true, "supportedLocalesOf": true, "Number": true, "useGrouping": true,
 	"TextDecoder": true, "Buffer": true, "DataView": true, "Uint8Array": true, "Uint16Array": true,
 	"InvalidCharacterError": true,
 	// The kernel, systemd, HTTP.
