@@ -27,6 +27,7 @@ const web = [
   "atob",
   "btoa",
   "Buffer",
+  "Intl",
 ];
 const allowed = new Set([...web, "AggregateError", "Array", "ArrayBuffer", "AsyncDisposableStack", "BigInt", "BigInt64Array", "BigUint64Array",
   "Boolean", "DataView", "Date", "DisposableStack", "Error", "EvalError", "FinalizationRegistry", "Float16Array", "Float32Array",
