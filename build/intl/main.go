@@ -151,10 +151,15 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 		}
 		currencies[code] = c
 	}
+	dates, err := g.dates(cldr)
+	if err != nil {
+		return nil, err
+	}
 	lang, _, _ := strings.Cut(cldr, "-")
 	return map[string]any{
-		"cldr": cldr,
-		"lang": lang,
+		"dates": dates,
+		"cldr":  cldr,
+		"lang":  lang,
 		"numbers": map[string]any{
 			"defaultNumberingSystem": n["defaultNumberingSystem"],
 			"otherNumberingSystems":  n["otherNumberingSystems"],
@@ -162,6 +167,40 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 			"systems":                systems,
 		},
 		"currencies": currencies,
+	}, nil
+}
+
+// dates is a locale's Gregorian calendar and time zone names.
+func (g *gen) dates(cldr string) (map[string]any, error) {
+	greg, err := g.read("cldr-dates-full", "main/"+cldr+"/ca-gregorian.json", "main", cldr, "dates", "calendars", "gregorian")
+	if err != nil {
+		return nil, err
+	}
+	zones, err := g.read("cldr-dates-full", "main/"+cldr+"/timeZoneNames.json", "main", cldr, "dates", "timeZoneNames")
+	if err != nil {
+		return nil, err
+	}
+	c := obj(greg)
+	z := obj(zones)
+	// Per-zone names: only UTC's are used (the rest go by metazone).
+	if etc := obj(obj(z["zone"])["Etc"]); etc != nil {
+		z["utc"] = obj(etc["UTC"])
+	}
+	delete(z, "zone")
+	dtf := obj(c["dateTimeFormats"])
+	glue := map[string]any{"availableFormats": dtf["availableFormats"], "atTime": c["dateTimeFormats-atTime"]}
+	for _, w := range []string{"full", "long", "medium", "short"} {
+		glue[w] = dtf[w]
+	}
+	return map[string]any{
+		"months":          c["months"],
+		"days":            c["days"],
+		"dayPeriods":      c["dayPeriods"],
+		"eras":            c["eras"],
+		"dateFormats":     c["dateFormats"],
+		"timeFormats":     c["timeFormats"],
+		"dateTimeFormats": glue,
+		"timeZoneNames":   z,
 	}, nil
 }
 
@@ -189,6 +228,35 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	metaZones, err := g.read("cldr-core", "supplemental/metaZones.json", "supplemental", "metaZones", "metazoneInfo", "timezone")
+	if err != nil {
+		return nil, err
+	}
+	timeData, err := g.read("cldr-core", "supplemental/timeData.json", "supplemental", "timeData")
+	if err != nil {
+		return nil, err
+	}
+	tz, err := g.read("cldr-bcp47", "bcp47/timezone.json", "keyword", "u", "tz")
+	if err != nil {
+		return nil, err
+	}
+	// Every IANA name, lower-cased, to the one ICU (and so Node) reports:
+	// the first of its CLDR aliases; UTC's are "UTC", as V8 has it.
+	zoneNames := map[string]string{}
+	for id, v := range obj(tz) {
+		aliases := strings.Fields(str(obj(v)["_alias"]))
+		if len(aliases) == 0 {
+			continue
+		}
+		canonical := aliases[0]
+		if id == "utc" || id == "gmt" {
+			canonical = "UTC"
+		}
+		for _, a := range aliases {
+			zoneNames[strings.ToLower(a)] = canonical
+		}
+	}
+	zoneNames["gmt"], zoneNames["etc/gmt"], zoneNames["utc"] = "UTC", "UTC", "UTC"
 	version, err := g.read("cldr-core", "package.json", "version")
 	if err != nil {
 		return nil, err
@@ -238,7 +306,30 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 		"territoryAlias":  reduce(a["territoryAlias"]),
 		"scriptAlias":     reduce(a["scriptAlias"]),
 		"variantAlias":    reduce(a["variantAlias"]),
+		"metaZones":       flattenZones("", metaZones),
+		"timeData":        timeData,
+		"zoneNames":       zoneNames,
 	}, nil
+}
+
+// flattenZones turns CLDR's nested zone tree (America -> Los_Angeles ->
+// periods) into "America/Los_Angeles" -> periods.
+func flattenZones(prefix string, v any) map[string]any {
+	out := map[string]any{}
+	for k, sub := range obj(v) {
+		name := k
+		if prefix != "" {
+			name = prefix + "/" + k
+		}
+		if periods, ok := sub.([]any); ok {
+			out[name] = periods
+			continue
+		}
+		for n, p := range flattenZones(name, sub) {
+			out[n] = p
+		}
+	}
+	return out
 }
 
 func writeJSON(path string, v any) error {

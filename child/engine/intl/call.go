@@ -2,6 +2,8 @@ package intl
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -60,6 +62,47 @@ func Call(op, a, b string) (string, error) {
 			s.WriteString(p.Value)
 		}
 		return s.String(), nil
+	case "dtf.resolve":
+		var locales []string
+		var o dateOptions
+		if err := json.Unmarshal([]byte(a), &locales); err != nil {
+			return "", typeError("intl: bad locales")
+		}
+		if err := json.Unmarshal([]byte(b), &o); err != nil {
+			return "", typeError("intl: bad options")
+		}
+		locales, err := canonicalizeLocaleList(locales)
+		if err != nil {
+			return "", err
+		}
+		h, err := resolveDateTimeFormat(locales, &o)
+		if err != nil {
+			return "", err
+		}
+		out, err := json.Marshal(h)
+		return string(out), err
+	case "dtf.format", "dtf.parts":
+		f, err := dateFormatterFor(a)
+		if err != nil {
+			return "", err
+		}
+		ms, err := strconv.ParseFloat(b, 64)
+		if err != nil {
+			ms = math.NaN()
+		}
+		parts, err := f.formatParts(ms)
+		if err != nil {
+			return "", err
+		}
+		if op == "dtf.parts" {
+			out, err := json.Marshal(parts)
+			return string(out), err
+		}
+		var s strings.Builder
+		for _, p := range parts {
+			s.WriteString(p.Value)
+		}
+		return s.String(), nil
 	case "pr.select":
 		p, err := pluralFor(a)
 		if err != nil {
@@ -99,7 +142,32 @@ var (
 	cacheMu    sync.Mutex
 	formatters = map[string]*numberFormatter{}
 	plurals    = map[string]*pluralSelector{}
+	dates      = map[string]*dateFormatter{}
 )
+
+func dateFormatterFor(handle string) (*dateFormatter, error) {
+	cacheMu.Lock()
+	f, ok := dates[handle]
+	cacheMu.Unlock()
+	if ok {
+		return f, nil
+	}
+	var h dateHandle
+	if err := json.Unmarshal([]byte(handle), &h); err != nil || h.Resolved == nil {
+		return nil, typeError("intl: bad handle")
+	}
+	f, err := newDateFormatter(&h)
+	if err != nil {
+		return nil, err
+	}
+	cacheMu.Lock()
+	if len(dates) >= maxCached {
+		clear(dates)
+	}
+	dates[handle] = f
+	cacheMu.Unlock()
+	return f, nil
+}
 
 const maxCached = 256
 

@@ -20,7 +20,7 @@ import (
 // data is the generated CLDR subset: one file per CLDR locale and the
 // supplemental data they share (build/intl).
 //
-//go:embed data/*.json
+//go:embed data/*.json data/zoneinfo.zip
 var data embed.FS
 
 // supplementalData is what every locale shares.
@@ -34,10 +34,26 @@ type supplementalData struct {
 		Rounding string `json:"_rounding"`
 	} `json:"currencyDigits"`
 	NumberingDigits map[string]string `json:"numberingDigits"`
-	LanguageAlias   map[string]string `json:"languageAlias"`
-	TerritoryAlias  map[string]string `json:"territoryAlias"`
-	ScriptAlias     map[string]string `json:"scriptAlias"`
-	VariantAlias    map[string]string `json:"variantAlias"`
+	// ZoneNames maps every IANA name, lower-cased, to the one Node
+	// reports (ICU's canonical: "Asia/Kolkata" is "Asia/Calcutta").
+	ZoneNames map[string]string `json:"zoneNames"`
+	// MetaZones maps a zone to its metazones over time.
+	MetaZones map[string][]struct {
+		Uses struct {
+			Zone string `json:"_mzone"`
+			From string `json:"_from"`
+			To   string `json:"_to"`
+		} `json:"usesMetazone"`
+	} `json:"metaZones"`
+	// TimeData gives a region's preferred and allowed hour cycles.
+	TimeData map[string]struct {
+		Allowed   string `json:"_allowed"`
+		Preferred string `json:"_preferred"`
+	} `json:"timeData"`
+	LanguageAlias  map[string]string `json:"languageAlias"`
+	TerritoryAlias map[string]string `json:"territoryAlias"`
+	ScriptAlias    map[string]string `json:"scriptAlias"`
+	VariantAlias   map[string]string `json:"variantAlias"`
 }
 
 // localeData is one CLDR locale's data.
@@ -50,8 +66,40 @@ type localeData struct {
 		MinimumGroupingDigits  string                  `json:"minimumGroupingDigits"`
 		Systems                map[string]numberSystem `json:"systems"`
 	} `json:"numbers"`
+	Dates *datesData `json:"dates"`
 	// Currencies are decoded one at a time, when a format needs one.
 	Currencies map[string]json.RawMessage `json:"currencies"`
+}
+
+// datesData is a locale's Gregorian calendar and zone names.
+type datesData struct {
+	Months          map[string]map[string]map[string]string `json:"months"` // format|stand-alone -> width -> "1".."12"
+	Days            map[string]map[string]map[string]string `json:"days"`   // -> width -> "sun".."sat"
+	DayPeriods      map[string]map[string]map[string]string `json:"dayPeriods"`
+	Eras            map[string]map[string]string            `json:"eras"` // eraNames|eraAbbr|eraNarrow -> "0"|"1"
+	DateFormats     map[string]string                       `json:"dateFormats"`
+	TimeFormats     map[string]string                       `json:"timeFormats"`
+	DateTimeFormats struct {
+		Full             any               `json:"full"`
+		Long             any               `json:"long"`
+		Medium           any               `json:"medium"`
+		Short            any               `json:"short"`
+		AvailableFormats map[string]string `json:"availableFormats"`
+		AtTime           map[string]any    `json:"atTime"`
+	} `json:"dateTimeFormats"`
+	TimeZoneNames struct {
+		HourFormat    string `json:"hourFormat"`
+		GMTFormat     string `json:"gmtFormat"`
+		GMTZeroFormat string `json:"gmtZeroFormat"`
+		UTC           struct {
+			Long  map[string]string `json:"long"`
+			Short map[string]string `json:"short"`
+		} `json:"utc"`
+		Metazone map[string]struct {
+			Long  map[string]string `json:"long"`
+			Short map[string]string `json:"short"`
+		} `json:"metazone"`
+	} `json:"timeZoneNames"`
 }
 
 // numberSystem is a locale's symbols and patterns in one numbering

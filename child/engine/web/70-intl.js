@@ -1,6 +1,6 @@
-// Intl, as far as it is built: getCanonicalLocales, NumberFormat and
-// PluralRules, with Number.prototype.toLocaleString and
-// BigInt.prototype.toLocaleString going through NumberFormat. The
+// Intl, as far as it is built: getCanonicalLocales, NumberFormat,
+// PluralRules and DateTimeFormat, with the toLocaleString methods of
+// Number, BigInt and Date going through them. The
 // options are read here, in the order ECMA-402 reads them, and
 // converted as GetOption converts them; the locale, the validation of
 // the values and the formatting are the host's (child/engine/intl, from
@@ -98,6 +98,7 @@ function readOptions(o, spec) {
       case "s": out[name] = StringIntrinsic(v); break;
       case "n": out[name] = StringIntrinsic(NumberIntrinsic(v)); break;
       case "g": out[name] = v === true ? true : !v ? false : StringIntrinsic(v); break;
+      case "b": out[name] = !!v; break;
     }
   }
   return out;
@@ -246,13 +247,83 @@ methods(PluralRules.prototype, {
 });
 tag(PluralRules.prototype, "Intl.PluralRules");
 
+// --- DateTimeFormat ---
+
+const dateTimeFormatSpec = ["localeMatcher", "s", "calendar", "s", "numberingSystem", "s", "hour12", "b",
+  "hourCycle", "s", "timeZone", "s", "weekday", "s", "era", "s", "year", "s", "month", "s", "day", "s",
+  "dayPeriod", "s", "hour", "s", "minute", "s", "second", "s", "fractionalSecondDigits", "n",
+  "timeZoneName", "s", "formatMatcher", "s", "dateStyle", "s", "timeStyle", "s"];
+const dateTimeFormats = new WeakMapIntrinsic();
+const dateNow = Date.now;
+const dateValueOf = Date.prototype.valueOf;
+function createDateTimeFormat(locales, options, required, defaults) {
+  const tags = canonicalLocales(locales);
+  const opts = readOptions(optionsObject(options, "Intl.DateTimeFormat"), dateTimeFormatSpec);
+  opts.required = required;
+  opts.defaults = defaults;
+  const handle = call("dtf.resolve", stringify(tags), stringify(opts));
+  return { handle: handle, resolved: parse(handle).r, bound: undefined };
+}
+function dateTimeFormatOf(dtf, method) {
+  const slots = typeof dtf === "object" && dtf !== null ? apply(weakGet, dateTimeFormats, [dtf]) : undefined;
+  if (slots === undefined) {
+    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(dtf));
+  }
+  return slots;
+}
+// timeValue is what format is given, as the host reads it.
+function timeValue(date) {
+  const x = date === undefined ? dateNow() : NumberIntrinsic(date);
+  return StringIntrinsic(x);
+}
+function DateTimeFormat(locales, options) {
+  if (new.target === undefined) return new DateTimeFormat(locales, options);
+  apply(weakSet, dateTimeFormats, [this, createDateTimeFormat(locales, options, "any", "date")]);
+}
+constructorPrototype(DateTimeFormat);
+noLength(DateTimeFormat);
+methods(DateTimeFormat, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
+defineProperty(DateTimeFormat.prototype, "format", {
+  get: getterOf({ get format() {
+    const slots = dateTimeFormatOf(this, "get Intl.DateTimeFormat.prototype.format");
+    if (slots.bound === undefined) {
+      const handle = slots.handle;
+      slots.bound = builtin("", function (date) { return call("dtf.format", handle, timeValue(date)); });
+      defineProperty(slots.bound, "length", { value: 1, writable: false, enumerable: false, configurable: true });
+    }
+    return slots.bound;
+  } }, "format"),
+  enumerable: false,
+  configurable: true,
+});
+function partsArray(parts) {
+  const out = [];
+  for (let i = 0; i < parts.length; i++) {
+    const p = {};
+    dataProperty(p, "type", parts[i].type);
+    dataProperty(p, "value", parts[i].value);
+    dataProperty(out, i, p);
+  }
+  return out;
+}
+methods(DateTimeFormat.prototype, {
+  formatToParts(date) {
+    const slots = dateTimeFormatOf(this, "Intl.DateTimeFormat.prototype.formatToParts");
+    return partsArray(parse(call("dtf.parts", slots.handle, timeValue(date))));
+  },
+  resolvedOptions() {
+    return resolvedCopy(dateTimeFormatOf(this, "Intl.DateTimeFormat.prototype.resolvedOptions").resolved);
+  },
+});
+tag(DateTimeFormat.prototype, "Intl.DateTimeFormat");
+
 // --- Intl ---
 
 const IntlObject = {};
 methods(IntlObject, {
   getCanonicalLocales(locales) { return list(canonicalLocales(locales)); },
 });
-methods(IntlObject, { NumberFormat: NumberFormat, PluralRules: PluralRules });
+methods(IntlObject, { DateTimeFormat: DateTimeFormat, NumberFormat: NumberFormat, PluralRules: PluralRules });
 tag(IntlObject, "Intl");
 defineGlobal("Intl", IntlObject, false);
 
@@ -292,4 +363,21 @@ methods(BigInt.prototype, {
     }
     return formatWith(formatterFor(locales, options), x);
   },
+});
+
+// Date's locale methods: "Invalid Date" for an invalid date, as the
+// specification says, else a DateTimeFormat with ToDateTimeOptions'
+// required and default components.
+function dateLocale(d, locales, options, required, defaults, method) {
+  let x;
+  try { x = apply(dateValueOf, d, []); } catch (e) {
+    throw new TypeErrorIntrinsic("this is not a Date object.");
+  }
+  if (x !== x) return "Invalid Date";
+  return call("dtf.format", createDateTimeFormat(locales, options, required, defaults).handle, StringIntrinsic(x));
+}
+methods(Date.prototype, {
+  toLocaleString(locales, options) { return dateLocale(this, locales, options, "any", "all"); },
+  toLocaleDateString(locales, options) { return dateLocale(this, locales, options, "date", "date"); },
+  toLocaleTimeString(locales, options) { return dateLocale(this, locales, options, "time", "time"); },
 });

@@ -1,0 +1,312 @@
+package intl
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Time zones come from the tz database Go ships (data/zoneinfo.zip,
+// copied by make intl-data), read from the binary: a child has no file
+// system to load them from.
+var (
+	zonesMu sync.Mutex
+	zones   = map[string]*time.Location{}
+	zoneZip = sync.OnceValues(func() (*zip.Reader, error) {
+		b, err := data.ReadFile("data/zoneinfo.zip")
+		if err != nil {
+			return nil, fmt.Errorf("intl: the time zone data is missing (make intl-data): %w", err)
+		}
+		return zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	})
+)
+
+func location(name string) (*time.Location, error) {
+	if name == "UTC" {
+		return time.UTC, nil
+	}
+	zonesMu.Lock()
+	defer zonesMu.Unlock()
+	if l, ok := zones[name]; ok {
+		return l, nil
+	}
+	z, err := zoneZip()
+	if err != nil {
+		return nil, err
+	}
+	f, err := z.Open(name)
+	if err != nil {
+		return nil, rangeError("Invalid time zone specified: " + name)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	l, err := time.LoadLocationFromTZData(name, b)
+	if err != nil {
+		return nil, rangeError("Invalid time zone specified: " + name)
+	}
+	zones[name] = l
+	return l, nil
+}
+
+// dateFormatter formats with a resolved DateTimeFormat.
+type dateFormatter struct {
+	h      *dateHandle
+	fields []patternField
+	d      *datesData
+	loc    *time.Location
+	digits []rune
+	zone   string
+	sup    *supplementalData
+}
+
+func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
+	sup, err := supplemental()
+	if err != nil {
+		return nil, err
+	}
+	ld, err := loadLocale(sup.Locales[baseOf(h.Resolved.Locale)])
+	if err != nil {
+		return nil, err
+	}
+	l, err := location(h.Resolved.TimeZone)
+	if err != nil {
+		return nil, err
+	}
+	f := &dateFormatter{h: h, fields: parseDatePattern(h.Pattern), d: ld.Dates, loc: l, zone: h.Resolved.TimeZone, sup: sup}
+	if h.Resolved.NumberingSystem != "latn" {
+		f.digits = []rune(sup.NumberingDigits[h.Resolved.NumberingSystem])
+	}
+	return f, nil
+}
+
+// maxTime is ECMA-262's time value range (±8.64e15 ms).
+const maxTime = 8.64e15
+
+// formatParts formats the time value ms.
+func (f *dateFormatter) formatParts(ms float64) ([]part, error) {
+	if math.IsNaN(ms) || math.Abs(ms) > maxTime {
+		return nil, rangeError("Invalid time value")
+	}
+	t := time.UnixMilli(int64(ms)).In(f.loc)
+	var out []part
+	for _, fl := range f.fields {
+		if fl.letter == 0 {
+			out = append(out, part{"literal", fl.literal})
+			continue
+		}
+		typ, val := f.field(t, fl)
+		out = append(out, part{typ, val})
+	}
+	// V8 writes U+202F (CLDR's space before AM/PM, and others) as a
+	// plain space in every date it formats, for the web's sake.
+	for i := range out {
+		out[i].Value = strings.ReplaceAll(out[i].Value, "\u202f", " ")
+	}
+	return mergeLiterals(out), nil
+}
+
+func (f *dateFormatter) num(n, width int) string {
+	s := strconv.Itoa(n)
+	for len(s) < width {
+		s = "0" + s
+	}
+	if f.digits == nil {
+		return s
+	}
+	var b strings.Builder
+	for _, c := range s {
+		if c >= '0' && c <= '9' {
+			b.WriteRune(f.digits[c-'0'])
+		} else {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+func widthName(count int) string {
+	switch {
+	case count == 4:
+		return "wide"
+	case count >= 5:
+		return "narrow"
+	}
+	return "abbreviated"
+}
+
+var dayKeys = [...]string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}
+
+// field formats one pattern field of t.
+func (f *dateFormatter) field(t time.Time, fl patternField) (string, string) {
+	d := f.d
+	switch fl.letter {
+	case 'G':
+		era := "1"
+		if t.Year() <= 0 {
+			era = "0"
+		}
+		key := map[int]string{4: "eraNames", 5: "eraNarrow"}[fl.count]
+		if key == "" {
+			key = "eraAbbr"
+		}
+		return "era", d.Eras[key][era]
+	case 'y':
+		y := t.Year()
+		if y <= 0 {
+			y = 1 - y
+		}
+		if fl.count == 2 {
+			return "year", f.num(y%100, 2)
+		}
+		return "year", f.num(y, fl.count)
+	case 'M', 'L':
+		m := int(t.Month())
+		if fl.count <= 2 {
+			return "month", f.num(m, fl.count)
+		}
+		ctx := "format"
+		if fl.letter == 'L' {
+			ctx = "stand-alone"
+		}
+		return "month", d.Months[ctx][widthName(fl.count)][strconv.Itoa(m)]
+	case 'd':
+		return "day", f.num(t.Day(), fl.count)
+	case 'E', 'c':
+		ctx := "format"
+		if fl.letter == 'c' {
+			ctx = "stand-alone"
+		}
+		w := widthName(fl.count)
+		if fl.count == 6 {
+			w = "short"
+		}
+		return "weekday", d.Days[ctx][w][dayKeys[t.Weekday()]]
+	case 'a', 'b', 'B':
+		key := "am"
+		if t.Hour() >= 12 {
+			key = "pm"
+		}
+		return "dayPeriod", d.DayPeriods["format"][widthName(fl.count)][key]
+	case 'h':
+		h := t.Hour() % 12
+		if h == 0 {
+			h = 12
+		}
+		return "hour", f.num(h, fl.count)
+	case 'K':
+		return "hour", f.num(t.Hour()%12, fl.count)
+	case 'H':
+		return "hour", f.num(t.Hour(), fl.count)
+	case 'k':
+		h := t.Hour()
+		if h == 0 {
+			h = 24
+		}
+		return "hour", f.num(h, fl.count)
+	case 'm':
+		return "minute", f.num(t.Minute(), fl.count)
+	case 's':
+		return "second", f.num(t.Second(), fl.count)
+	case 'S':
+		ms := t.Nanosecond() / 1e6
+		s := fmt.Sprintf("%03d", ms)[:min(fl.count, 3)]
+		return "fractionalSecond", f.num(atoi(s), len(s))
+	case 'z', 'O', 'v', 'V':
+		return "timeZoneName", f.zoneName(t, fl)
+	}
+	return "literal", strings.Repeat(string(fl.letter), fl.count)
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// zoneName is the zone's name for t: the metazone's specific (z) or
+// generic (v) name where the locale has one, else the GMT offset (O).
+func (f *dateFormatter) zoneName(t time.Time, fl patternField) string {
+	long := fl.count >= 4
+	names := f.d.TimeZoneNames
+	if fl.letter == 'z' || fl.letter == 'v' {
+		kind := "generic"
+		if fl.letter == 'z' {
+			kind = "standard"
+			if t.IsDST() {
+				kind = "daylight"
+			}
+		}
+		if f.zone == "UTC" {
+			m := names.UTC.Short
+			if long {
+				m = names.UTC.Long
+			}
+			if n := m["standard"]; n != "" {
+				return n
+			}
+		}
+		if mz := f.metazone(t); mz != "" {
+			if m, ok := names.Metazone[mz]; ok {
+				src := m.Short
+				if long {
+					src = m.Long
+				}
+				if n := src[kind]; n != "" {
+					return n
+				}
+			}
+		}
+	}
+	return f.gmtOffset(t, long)
+}
+
+// metazone is the metazone the zone used at t (CLDR metaZones).
+func (f *dateFormatter) metazone(t time.Time) string {
+	at := t.UTC().Format("2006-01-02 15:04")
+	for _, p := range f.sup.MetaZones[f.zone] {
+		u := p.Uses
+		if (u.From == "" || at >= u.From) && (u.To == "" || at < u.To) {
+			return u.Zone
+		}
+	}
+	return ""
+}
+
+// gmtOffset is the localized GMT format: "GMT-8", "GMT+5:30" (short),
+// "GMT-08:00" (long), "GMT" for zero.
+func (f *dateFormatter) gmtOffset(t time.Time, long bool) string {
+	names := f.d.TimeZoneNames
+	_, off := t.Zone()
+	if off == 0 {
+		return names.GMTZeroFormat
+	}
+	pos, neg, _ := strings.Cut(names.HourFormat, ";")
+	pat := pos
+	if off < 0 {
+		pat, off = neg, -off
+	}
+	h, m, s := off/3600, off/60%60, off%60
+	var text string
+	if long {
+		text = strings.NewReplacer("HH", f.num(h, 2), "mm", f.num(m, 2)).Replace(pat)
+		if s != 0 {
+			text += ":" + f.num(s, 2)
+		}
+	} else {
+		// The short form: the hour unpadded, minutes only when not zero.
+		sign := pat[:strings.IndexAny(pat, "H")]
+		text = sign + f.num(h, 1)
+		if m != 0 || s != 0 {
+			text += ":" + f.num(m, 2)
+		}
+		if s != 0 {
+			text += ":" + f.num(s, 2)
+		}
+	}
+	return strings.Replace(names.GMTFormat, "{0}", text, 1)
+}

@@ -1,0 +1,261 @@
+package intl
+
+import (
+	"strings"
+)
+
+// dateOptions is what the prelude read from a DateTimeFormat's options,
+// in ECMA-402's order; Required and Defaults are ToDateTimeOptions'
+// ("any"/"date"/"time", "date"/"time"/"all").
+type dateOptions struct {
+	LocaleMatcher          *string `json:"localeMatcher"`
+	Calendar               *string `json:"calendar"`
+	NumberingSystem        *string `json:"numberingSystem"`
+	Hour12                 *bool   `json:"hour12"`
+	HourCycle              *string `json:"hourCycle"`
+	TimeZone               *string `json:"timeZone"`
+	Weekday                *string `json:"weekday"`
+	Era                    *string `json:"era"`
+	Year                   *string `json:"year"`
+	Month                  *string `json:"month"`
+	Day                    *string `json:"day"`
+	DayPeriod              *string `json:"dayPeriod"`
+	Hour                   *string `json:"hour"`
+	Minute                 *string `json:"minute"`
+	Second                 *string `json:"second"`
+	FractionalSecondDigits *string `json:"fractionalSecondDigits"`
+	TimeZoneName           *string `json:"timeZoneName"`
+	FormatMatcher          *string `json:"formatMatcher"`
+	DateStyle              *string `json:"dateStyle"`
+	TimeStyle              *string `json:"timeStyle"`
+	Required               string  `json:"required"`
+	Defaults               string  `json:"defaults"`
+}
+
+// dateResolved is a DateTimeFormat's resolved options in Node's order,
+// and the pattern it formats with (the handle the prelude keeps).
+type dateResolved struct {
+	Locale                 string `json:"locale"`
+	Calendar               string `json:"calendar"`
+	NumberingSystem        string `json:"numberingSystem"`
+	TimeZone               string `json:"timeZone"`
+	HourCycle              string `json:"hourCycle,omitempty"`
+	Hour12                 *bool  `json:"hour12,omitempty"`
+	Weekday                string `json:"weekday,omitempty"`
+	Era                    string `json:"era,omitempty"`
+	Year                   string `json:"year,omitempty"`
+	Month                  string `json:"month,omitempty"`
+	Day                    string `json:"day,omitempty"`
+	DayPeriod              string `json:"dayPeriod,omitempty"`
+	Hour                   string `json:"hour,omitempty"`
+	Minute                 string `json:"minute,omitempty"`
+	Second                 string `json:"second,omitempty"`
+	FractionalSecondDigits int    `json:"fractionalSecondDigits,omitempty"`
+	TimeZoneName           string `json:"timeZoneName,omitempty"`
+	DateStyle              string `json:"dateStyle,omitempty"`
+	TimeStyle              string `json:"timeStyle,omitempty"`
+	Pattern                string `json:"-"`
+}
+
+// dateHandle is what the prelude keeps: the resolved options and the
+// pattern.
+type dateHandle struct {
+	Resolved *dateResolved `json:"r"`
+	Pattern  string        `json:"p"`
+}
+
+// canonicalZone is the time zone as Node reports it, or "" when it is
+// no IANA zone.
+func canonicalZone(sup *supplementalData, tz string) string {
+	return sup.ZoneNames[strings.ToLower(tz)]
+}
+
+// resolveDateTimeFormat is CreateDateTimeFormat after the options were
+// read.
+func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error) {
+	const ctor = "DateTimeFormat"
+	sup, err := supplemental()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := oneOf(ctor, "localeMatcher", o.LocaleMatcher, "best fit", "lookup", "best fit"); err != nil {
+		return nil, err
+	}
+	if o.Calendar != nil && !isNumberingSystemType(*o.Calendar) {
+		return nil, rangeError("Invalid calendar : " + *o.Calendar)
+	}
+	if o.NumberingSystem != nil && !isNumberingSystemType(*o.NumberingSystem) {
+		return nil, rangeError("Invalid numberingSystem : " + *o.NumberingSystem)
+	}
+	hc, err := oneOf(ctor, "hourCycle", o.HourCycle, "", "h11", "h12", "h23", "h24")
+	if err != nil {
+		return nil, err
+	}
+	if o.Hour12 != nil {
+		hc = ""
+	}
+	loc, err := resolveLocale(locales)
+	if err != nil {
+		return nil, err
+	}
+	r := &dateResolved{Locale: loc.locale, Calendar: "gregory", TimeZone: "UTC"}
+	var nr numberResolved
+	nr.Locale = loc.locale
+	nr.numberingSystem(sup, loc, o.NumberingSystem)
+	r.NumberingSystem = nr.NumberingSystem
+	r.Locale = nr.Locale
+	if hcKey, ok := loc.keys["hc"]; ok && hc == "" && o.Hour12 == nil {
+		switch hcKey {
+		case "h11", "h12", "h23", "h24":
+			hc = hcKey
+			r.Locale += "-u-hc-" + hcKey
+		}
+	}
+	if o.TimeZone != nil {
+		if r.TimeZone = canonicalZone(sup, *o.TimeZone); r.TimeZone == "" {
+			return nil, rangeError("Invalid time zone specified: " + *o.TimeZone)
+		}
+	}
+	c := map[string]string{}
+	for _, f := range []struct {
+		name    string
+		v       *string
+		allowed []string
+	}{
+		{"weekday", o.Weekday, []string{"narrow", "short", "long"}},
+		{"era", o.Era, []string{"narrow", "short", "long"}},
+		{"year", o.Year, []string{"2-digit", "numeric"}},
+		{"month", o.Month, []string{"2-digit", "numeric", "narrow", "short", "long"}},
+		{"day", o.Day, []string{"2-digit", "numeric"}},
+		{"dayPeriod", o.DayPeriod, []string{"narrow", "short", "long"}},
+		{"hour", o.Hour, []string{"2-digit", "numeric"}},
+		{"minute", o.Minute, []string{"2-digit", "numeric"}},
+		{"second", o.Second, []string{"2-digit", "numeric"}},
+	} {
+		v, err := oneOf(ctor, f.name, f.v, "", f.allowed...)
+		if err != nil {
+			return nil, err
+		}
+		if v != "" {
+			c[f.name] = v
+		}
+	}
+	fsd, err := numberOption("fractionalSecondDigits", o.FractionalSecondDigits, 1, 3, 0)
+	if err != nil {
+		return nil, err
+	}
+	tzn, err := oneOf(ctor, "timeZoneName", o.TimeZoneName, "", "short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := oneOf(ctor, "formatMatcher", o.FormatMatcher, "best fit", "basic", "best fit"); err != nil {
+		return nil, err
+	}
+	ds, err := oneOf(ctor, "dateStyle", o.DateStyle, "", "full", "long", "medium", "short")
+	if err != nil {
+		return nil, err
+	}
+	ts, err := oneOf(ctor, "timeStyle", o.TimeStyle, "", "full", "long", "medium", "short")
+	if err != nil {
+		return nil, err
+	}
+	d := loc.data.Dates
+	if d == nil {
+		return nil, typeError("intl: no calendar data for " + loc.locale)
+	}
+	region := regionOf(loc.locale)
+	h := &dateHandle{Resolved: r}
+	if ds != "" || ts != "" {
+		for _, name := range []string{"weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second"} {
+			if _, ok := c[name]; ok {
+				return nil, typeError("Can't set option " + name + " when " + styleName(ds) + " is used")
+			}
+		}
+		if fsd != 0 {
+			return nil, typeError("Can't set option fractionalSecondDigits when " + styleName(ds) + " is used")
+		}
+		if tzn != "" {
+			return nil, typeError("Can't set option timeZoneName when " + styleName(ds) + " is used")
+		}
+		if o.Required == "date" && ts != "" && ds == "" {
+			return nil, typeError("Invalid option : timeStyle")
+		}
+		if o.Required == "time" && ds != "" && ts == "" {
+			return nil, typeError("Invalid option : dateStyle")
+		}
+		r.DateStyle, r.TimeStyle = ds, ts
+		h.Pattern = stylePattern(d, ds, ts)
+		if ts != "" {
+			cycle := hourCycleFor(sup, region, hc, o.Hour12, "")
+			if p := applyHourCycle(h.Pattern, cycle); p != "" {
+				h.Pattern = p
+			} else {
+				// The other class of cycle: the time regenerated from its
+				// fields, as ICU does.
+				skel := map[string]string{"short": "jmm", "medium": "jmmss", "long": "jmmssz", "full": "jmmsszzzz"}[ts]
+				timeP := bestPattern(d, skel, cycle)
+				h.Pattern = timeP
+				if ds != "" {
+					h.Pattern = glue(d, ds, d.DateFormats[ds], timeP)
+				}
+			}
+		}
+	} else {
+		needDefaults := true
+		if o.Required == "date" || o.Required == "any" {
+			for _, n := range []string{"weekday", "year", "month", "day"} {
+				if c[n] != "" {
+					needDefaults = false
+				}
+			}
+		}
+		if o.Required == "time" || o.Required == "any" {
+			for _, n := range []string{"dayPeriod", "hour", "minute", "second"} {
+				if c[n] != "" {
+					needDefaults = false
+				}
+			}
+			if fsd != 0 {
+				needDefaults = false
+			}
+		}
+		if needDefaults && (o.Defaults == "date" || o.Defaults == "all") {
+			c["year"], c["month"], c["day"] = "numeric", "numeric", "numeric"
+		}
+		if needDefaults && (o.Defaults == "time" || o.Defaults == "all") {
+			c["hour"], c["minute"], c["second"] = "numeric", "numeric", "numeric"
+		}
+		skeleton := skeletonOf(c, fsd, tzn)
+		cycle := hourCycleFor(sup, region, hc, o.Hour12, "")
+		h.Pattern = bestPattern(d, skeleton, cycle)
+	}
+	resolveFields(r, h.Pattern)
+	if r.Hour != "" || r.TimeStyle != "" {
+		r.HourCycle = patternHourCycle(h.Pattern)
+		b := r.HourCycle == "h11" || r.HourCycle == "h12"
+		r.Hour12 = &b
+	}
+	return h, nil
+}
+
+func styleName(ds string) string {
+	if ds != "" {
+		return "dateStyle"
+	}
+	return "timeStyle"
+}
+
+// regionOf is a resolved locale's region, from its tag or its language's
+// usual one.
+func regionOf(locale string) string {
+	t, ok := parseTag(baseOf(locale))
+	if ok && t.region != "" {
+		return t.region
+	}
+	lang := locale
+	if ok {
+		lang = t.lang
+	}
+	return map[string]string{"en": "US", "de": "DE", "fr": "FR", "es": "ES", "it": "IT", "pt": "BR", "nl": "NL",
+		"sv": "SE", "pl": "PL", "ru": "RU", "tr": "TR", "ar": "EG", "hi": "IN", "ja": "JP", "zh": "CN", "ko": "KR"}[lang]
+}

@@ -1,0 +1,471 @@
+package intl
+
+import (
+	"sort"
+	"strings"
+)
+
+// A pattern is CLDR's date pattern: runs of one letter are fields
+// ("MMM"), quoted text and other characters are literals.
+
+// patternField is one run of a pattern: a field (letter, count) or a
+// literal.
+type patternField struct {
+	letter  byte // 0 for a literal
+	count   int
+	literal string
+}
+
+func parseDatePattern(p string) []patternField {
+	var out []patternField
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			out = append(out, patternField{literal: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(p); {
+		c := p[i]
+		switch {
+		case c == '\'':
+			if i+1 < len(p) && p[i+1] == '\'' {
+				lit.WriteByte('\'')
+				i += 2
+				continue
+			}
+			j := i + 1
+			for j < len(p) {
+				if p[j] == '\'' {
+					if j+1 < len(p) && p[j+1] == '\'' {
+						lit.WriteByte('\'')
+						j += 2
+						continue
+					}
+					break
+				}
+				lit.WriteByte(p[j])
+				j++
+			}
+			i = j + 1
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			flush()
+			j := i
+			for j < len(p) && p[j] == c {
+				j++
+			}
+			out = append(out, patternField{letter: c, count: j - i})
+			i = j
+		default:
+			lit.WriteByte(c)
+			i++
+		}
+	}
+	flush()
+	return out
+}
+
+func writeDatePattern(fs []patternField) string {
+	var b strings.Builder
+	for _, f := range fs {
+		if f.letter != 0 {
+			b.WriteString(strings.Repeat(string(f.letter), f.count))
+			continue
+		}
+		if strings.ContainsFunc(f.literal, func(r rune) bool { return r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') || r == '\'' }) {
+			b.WriteByte('\'')
+			b.WriteString(strings.ReplaceAll(f.literal, "'", "''"))
+			b.WriteByte('\'')
+		} else {
+			b.WriteString(f.literal)
+		}
+	}
+	return b.String()
+}
+
+// fieldType groups the letters that stand for one thing.
+func fieldType(c byte) byte {
+	switch c {
+	case 'L':
+		return 'M'
+	case 'c', 'e':
+		return 'E'
+	case 'H', 'K', 'k':
+		return 'h'
+	case 'b', 'B':
+		return 'a'
+	case 'O', 'v', 'V', 'X', 'x', 'Z':
+		return 'z'
+	case 'Y', 'u':
+		return 'y'
+	}
+	return c
+}
+
+func isNumericField(c byte, count int) bool {
+	switch fieldType(c) {
+	case 'M':
+		return count <= 2
+	case 'E', 'a', 'G', 'z':
+		return false
+	}
+	return true
+}
+
+// skeletonOf is the skeleton of the components asked for ("yMMMd"),
+// with j for the hour.
+func skeletonOf(c map[string]string, fsd int, tzn string) string {
+	var b strings.Builder
+	w := func(s string) { b.WriteString(s) }
+	switch c["era"] {
+	case "short":
+		w("G")
+	case "long":
+		w("GGGG")
+	case "narrow":
+		w("GGGGG")
+	}
+	switch c["year"] {
+	case "numeric":
+		w("y")
+	case "2-digit":
+		w("yy")
+	}
+	w(map[string]string{"numeric": "M", "2-digit": "MM", "short": "MMM", "long": "MMMM", "narrow": "MMMMM"}[c["month"]])
+	w(map[string]string{"short": "E", "long": "EEEE", "narrow": "EEEEE"}[c["weekday"]])
+	w(map[string]string{"numeric": "d", "2-digit": "dd"}[c["day"]])
+	w(map[string]string{"short": "B", "long": "BBBB", "narrow": "BBBBB"}[c["dayPeriod"]])
+	w(map[string]string{"numeric": "j", "2-digit": "jj"}[c["hour"]])
+	w(map[string]string{"numeric": "m", "2-digit": "mm"}[c["minute"]])
+	w(map[string]string{"numeric": "s", "2-digit": "ss"}[c["second"]])
+	if fsd > 0 {
+		w(strings.Repeat("S", fsd))
+	}
+	w(map[string]string{"short": "z", "long": "zzzz", "shortOffset": "O", "longOffset": "OOOO", "shortGeneric": "v", "longGeneric": "vvvv"}[tzn])
+	return b.String()
+}
+
+// hourCycleFor is the hour cycle of a format: hour12 first (ECMA-402's
+// rule from the locale's default, which V8 follows: en-US with
+// hour12 false is h24), then hourCycle or -u-hc-, then the region's
+// preferred cycle (CLDR timeData).
+func hourCycleFor(sup *supplementalData, region, hc string, hour12 *bool, _ string) string {
+	def := "h23"
+	td, ok := sup.TimeData[region]
+	if !ok {
+		td = sup.TimeData["001"]
+	}
+	switch strings.TrimSpace(td.Preferred) {
+	case "h":
+		def = "h12"
+	case "K":
+		def = "h11"
+	case "k":
+		def = "h24"
+	}
+	if hour12 != nil {
+		if *hour12 {
+			if def == "h11" || def == "h23" {
+				return "h11"
+			}
+			return "h12"
+		}
+		if def == "h11" || def == "h23" {
+			return "h23"
+		}
+		return "h24"
+	}
+	if hc != "" {
+		return hc
+	}
+	return def
+}
+
+func hourLetter(cycle string) byte {
+	return map[string]byte{"h11": 'K', "h12": 'h', "h23": 'H', "h24": 'k'}[cycle]
+}
+
+func twelveHour(c byte) bool { return c == 'h' || c == 'K' }
+
+// patternHourCycle is the cycle of a pattern's hour field.
+func patternHourCycle(p string) string {
+	for _, f := range parseDatePattern(p) {
+		switch f.letter {
+		case 'h':
+			return "h12"
+		case 'K':
+			return "h11"
+		case 'H':
+			return "h23"
+		case 'k':
+			return "h24"
+		}
+	}
+	return ""
+}
+
+// applyHourCycle rewrites a style's time pattern to cycle: the same
+// class of cycle (12 or 24 hours) only swaps the letter; the other class
+// regenerates the pattern from its fields.
+func applyHourCycle(p, cycle string) string {
+	fs := parseDatePattern(p)
+	want := hourLetter(cycle)
+	for i := range fs {
+		if fieldType(fs[i].letter) == 'h' && fs[i].letter != 'a' {
+			if twelveHour(fs[i].letter) != twelveHour(want) {
+				return ""
+			}
+			fs[i].letter = want
+		}
+	}
+	return writeDatePattern(fs)
+}
+
+// stylePattern is a dateStyle and timeStyle pattern, glued.
+func stylePattern(d *datesData, ds, ts string) string {
+	date, timeP := d.DateFormats[ds], d.TimeFormats[ts]
+	switch {
+	case ds == "":
+		return timeP
+	case ts == "":
+		return date
+	}
+	return glue(d, ds, date, timeP)
+}
+
+// glue joins a date and a time pattern with the locale's glue for width:
+// "{1} 'at' {0}" for full and long, as ICU 78 has it.
+func glue(d *datesData, width, date, timeP string) string {
+	g := ""
+	if std, ok := d.DateTimeFormats.AtTime["standard"].(map[string]any); ok {
+		g, _ = std[width].(string)
+	}
+	if g == "" {
+		switch width {
+		case "full":
+			g, _ = d.DateTimeFormats.Full.(string)
+		case "long":
+			g, _ = d.DateTimeFormats.Long.(string)
+		case "medium":
+			g, _ = d.DateTimeFormats.Medium.(string)
+		default:
+			g, _ = d.DateTimeFormats.Short.(string)
+		}
+	}
+	if g == "" {
+		g = "{1} {0}"
+	}
+	return strings.NewReplacer("{1}", date, "{0}", timeP).Replace(g)
+}
+
+// bestPattern is the DateTimePatternGenerator's work, as far as Warden
+// does it: the locale's available format whose fields are the
+// skeleton's, nearest in widths, its widths then adjusted; a skeleton
+// none has is split into its date and time halves, each matched and
+// glued; a time zone or fractional seconds none carries are added.
+func bestPattern(d *datesData, skeleton, cycle string) string {
+	want := parseDatePattern(strings.ReplaceAll(skeleton, "j", string(hourLetter(cycle))))
+	return matchFields(d, want)
+}
+
+func matchFields(d *datesData, want []patternField) string {
+	if len(want) == 0 {
+		return ""
+	}
+	if p, ok := matchExact(d, want); ok {
+		return p
+	}
+	// Fractional seconds follow the seconds.
+	if i := indexOfType(want, 'S'); i >= 0 && indexOfType(want, 's') >= 0 {
+		rest := append(append([]patternField(nil), want[:i]...), want[i+1:]...)
+		p := matchFields(d, rest)
+		fs := parseDatePattern(p)
+		for j, f := range fs {
+			if f.letter == 's' {
+				out := append(append([]patternField(nil), fs[:j+1]...), patternField{literal: "."}, want[i])
+				return writeDatePattern(append(out, fs[j+1:]...))
+			}
+		}
+		return p
+	}
+	var date, timeF []patternField
+	for _, f := range want {
+		switch fieldType(f.letter) {
+		case 'G', 'y', 'M', 'd', 'E':
+			date = append(date, f)
+		default:
+			timeF = append(timeF, f)
+		}
+	}
+	if len(date) > 0 && len(timeF) > 0 {
+		dp, tp := matchFields(d, date), matchFields(d, timeF)
+		width := "short"
+		if m := fieldOf(date, 'M'); m != nil && m.count >= 4 {
+			width = "long"
+			if fieldOf(date, 'E') != nil {
+				width = "full"
+			}
+		} else if m != nil && m.count == 3 {
+			width = "medium"
+		}
+		return glue(d, width, dp, tp)
+	}
+	// A time zone none of the formats has: appended ("{0} {1}").
+	if i := indexOfType(want, 'z'); i >= 0 && len(want) > 1 {
+		rest := append(append([]patternField(nil), want[:i]...), want[i+1:]...)
+		return matchFields(d, rest) + " " + writeDatePattern(want[i:i+1])
+	}
+	return writeDatePattern(want)
+}
+
+func indexOfType(fs []patternField, t byte) int {
+	for i, f := range fs {
+		if f.letter != 0 && fieldType(f.letter) == fieldType(t) {
+			return i
+		}
+	}
+	return -1
+}
+
+func fieldOf(fs []patternField, t byte) *patternField {
+	if i := indexOfType(fs, t); i >= 0 {
+		return &fs[i]
+	}
+	return nil
+}
+
+// matchExact finds the available format with exactly want's field types
+// (and the same class of hour), nearest in widths, and adjusts it.
+func matchExact(d *datesData, want []patternField) (string, bool) {
+	keys := make([]string, 0, len(d.DateTimeFormats.AvailableFormats))
+	for k := range d.DateTimeFormats.AvailableFormats {
+		if !strings.Contains(k, "-") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	best, bestDist := "", -1
+	for _, k := range keys {
+		have := parseDatePattern(k)
+		if len(have) != len(want) {
+			continue
+		}
+		dist := 0
+		ok := true
+		for _, w := range want {
+			h := fieldOf(have, w.letter)
+			if h == nil {
+				ok = false
+				break
+			}
+			if fieldType(w.letter) == 'h' && twelveHour(h.letter) != twelveHour(w.letter) {
+				ok = false
+				break
+			}
+			if isNumericField(w.letter, w.count) != isNumericField(h.letter, h.count) {
+				dist += 0x100
+			}
+			if w.count > h.count {
+				dist += w.count - h.count
+			} else {
+				dist += h.count - w.count
+			}
+		}
+		if ok && (bestDist < 0 || dist < bestDist) {
+			best, bestDist = k, dist
+		}
+	}
+	if bestDist < 0 {
+		return "", false
+	}
+	return adjustWidths(d.DateTimeFormats.AvailableFormats[best], want), true
+}
+
+// adjustWidths gives a matched pattern's fields the widths asked for,
+// as ICU does: a text field takes the width asked for, a numeric field
+// widens to it but never narrows, the hour takes the cycle's letter, a
+// time zone the kind asked for.
+func adjustWidths(p string, want []patternField) string {
+	fs := parseDatePattern(p)
+	for i := range fs {
+		f := &fs[i]
+		if f.letter == 0 || f.letter == 'a' {
+			continue
+		}
+		w := fieldOf(want, f.letter)
+		if w == nil {
+			continue
+		}
+		switch {
+		case fieldType(f.letter) == 'z':
+			f.letter, f.count = w.letter, w.count
+		case fieldType(f.letter) == 'h':
+			f.letter, f.count = w.letter, max(f.count, w.count)
+		case f.letter == 'y':
+			if w.count == 2 {
+				f.count = 2
+			}
+		case !isNumericField(w.letter, w.count) || !isNumericField(f.letter, f.count):
+			f.count = w.count
+		default:
+			f.count = max(f.count, w.count)
+		}
+	}
+	return writeDatePattern(fs)
+}
+
+// resolveFields sets the resolved components from the pattern, as V8
+// reports them.
+func resolveFields(r *dateResolved, p string) {
+	if r.DateStyle != "" || r.TimeStyle != "" {
+		return
+	}
+	text := func(n int) string {
+		switch {
+		case n == 4:
+			return "long"
+		case n == 5:
+			return "narrow"
+		}
+		return "short"
+	}
+	num := func(n int) string {
+		if n == 2 {
+			return "2-digit"
+		}
+		return "numeric"
+	}
+	for _, f := range parseDatePattern(p) {
+		switch fieldType(f.letter) {
+		case 'G':
+			r.Era = text(f.count)
+		case 'y':
+			r.Year = num(f.count)
+		case 'M':
+			if f.count >= 3 {
+				r.Month = map[int]string{3: "short", 4: "long", 5: "narrow"}[f.count]
+			} else {
+				r.Month = num(f.count)
+			}
+		case 'd':
+			r.Day = num(f.count)
+		case 'E':
+			r.Weekday = text(f.count)
+		case 'h':
+			r.Hour = num(f.count)
+		case 'm':
+			r.Minute = num(f.count)
+		case 's':
+			r.Second = num(f.count)
+		case 'S':
+			r.FractionalSecondDigits = f.count
+		case 'a':
+			if f.letter == 'B' {
+				r.DayPeriod = text(f.count)
+			}
+		case 'z':
+			r.TimeZoneName = map[string]string{"z": "short", "zzzz": "long", "O": "shortOffset", "OOOO": "longOffset",
+				"v": "shortGeneric", "vvvv": "longGeneric"}[strings.Repeat(string(f.letter), f.count)]
+		}
+	}
+}
