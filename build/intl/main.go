@@ -232,6 +232,10 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	dayPeriods, err := g.read("cldr-core", "supplemental/dayPeriods.json", "supplemental", "dayPeriodRuleSet")
+	if err != nil {
+		return nil, err
+	}
 	timeData, err := g.read("cldr-core", "supplemental/timeData.json", "supplemental", "timeData")
 	if err != nil {
 		return nil, err
@@ -308,8 +312,22 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 		"variantAlias":    reduce(a["variantAlias"]),
 		"metaZones":       flattenZones("", metaZones),
 		"timeData":        timeData,
+		"dayPeriodRules":  pickLangs(dayPeriods, langs),
 		"zoneNames":       zoneNames,
 	}, nil
+}
+
+// pickLangs keeps the supported languages' entries (CLDR keys them as
+// "zh_Hant" too: those are kept under "zh-Hant").
+func pickLangs(v any, langs map[string]bool) map[string]any {
+	out := map[string]any{}
+	for k, r := range obj(v) {
+		l, _, _ := strings.Cut(k, "_")
+		if langs[l] {
+			out[strings.ReplaceAll(k, "_", "-")] = r
+		}
+	}
+	return out
 }
 
 // flattenZones turns CLDR's nested zone tree (America -> Los_Angeles ->

@@ -102,7 +102,9 @@ func Call(op, a, b string) (string, error) {
 		for _, p := range parts {
 			s.WriteString(p.Value)
 		}
-		return s.String(), nil
+		// V8's format (not formatToParts) writes U+202F, CLDR's space
+		// before AM/PM among others, as a plain space, for the web's sake.
+		return strings.ReplaceAll(s.String(), "\u202f", " "), nil
 	case "pr.select":
 		p, err := pluralFor(a)
 		if err != nil {

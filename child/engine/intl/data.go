@@ -45,6 +45,12 @@ type supplementalData struct {
 			To   string `json:"_to"`
 		} `json:"usesMetazone"`
 	} `json:"metaZones"`
+	// DayPeriodRules are each language's flexible day periods.
+	DayPeriodRules map[string]map[string]struct {
+		At     string `json:"_at"`
+		From   string `json:"_from"`
+		Before string `json:"_before"`
+	} `json:"dayPeriodRules"`
 	// TimeData gives a region's preferred and allowed hour cycles.
 	TimeData map[string]struct {
 		Allowed   string `json:"_allowed"`

@@ -59,13 +59,16 @@ func location(name string) (*time.Location, error) {
 
 // dateFormatter formats with a resolved DateTimeFormat.
 type dateFormatter struct {
-	h      *dateHandle
-	fields []patternField
-	d      *datesData
-	loc    *time.Location
-	digits []rune
-	zone   string
-	sup    *supplementalData
+	h       *dateHandle
+	fields  []patternField
+	d       *datesData
+	loc     *time.Location
+	digits  []rune
+	zone    string
+	sup     *supplementalData
+	decimal string
+	lang    string
+	cldr    string
 }
 
 func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
@@ -82,6 +85,11 @@ func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
 		return nil, err
 	}
 	f := &dateFormatter{h: h, fields: parseDatePattern(h.Pattern), d: ld.Dates, loc: l, zone: h.Resolved.TimeZone, sup: sup}
+	f.lang, f.cldr = ld.Lang, ld.CLDR
+	f.decimal = "."
+	if sys, ok := ld.Numbers.Systems[h.Resolved.NumberingSystem]; ok && sys.Symbols["decimal"] != "" {
+		f.decimal = sys.Symbols["decimal"]
+	}
 	if h.Resolved.NumberingSystem != "latn" {
 		f.digits = []rune(sup.NumberingDigits[h.Resolved.NumberingSystem])
 	}
@@ -106,10 +114,11 @@ func (f *dateFormatter) formatParts(ms float64) ([]part, error) {
 		typ, val := f.field(t, fl)
 		out = append(out, part{typ, val})
 	}
-	// V8 writes U+202F (CLDR's space before AM/PM, and others) as a
-	// plain space in every date it formats, for the web's sake.
-	for i := range out {
-		out[i].Value = strings.ReplaceAll(out[i].Value, "\u202f", " ")
+	// The separator before fractional seconds is the locale's decimal.
+	for i := 1; i < len(out); i++ {
+		if out[i].Type == "fractionalSecond" && out[i-1].Type == "literal" && out[i-1].Value == "." {
+			out[i-1].Value = f.decimal
+		}
 	}
 	return mergeLiterals(out), nil
 }
@@ -190,7 +199,7 @@ func (f *dateFormatter) field(t time.Time, fl patternField) (string, string) {
 			w = "short"
 		}
 		return "weekday", d.Days[ctx][w][dayKeys[t.Weekday()]]
-	case 'a', 'b', 'B':
+	case 'a', 'b':
 		key := "am"
 		if t.Hour() >= 12 {
 			key = "pm"
@@ -220,6 +229,8 @@ func (f *dateFormatter) field(t time.Time, fl patternField) (string, string) {
 		ms := t.Nanosecond() / 1e6
 		s := fmt.Sprintf("%03d", ms)[:min(fl.count, 3)]
 		return "fractionalSecond", f.num(atoi(s), len(s))
+	case 'B':
+		return "dayPeriod", f.flexibleDayPeriod(t, fl.count)
 	case 'z', 'O', 'v', 'V':
 		return "timeZoneName", f.zoneName(t, fl)
 	}
@@ -270,7 +281,12 @@ func (f *dateFormatter) metazone(t time.Time) string {
 	at := t.UTC().Format("2006-01-02 15:04")
 	for _, p := range f.sup.MetaZones[f.zone] {
 		u := p.Uses
-		if (u.From == "" || at >= u.From) && (u.To == "" || at < u.To) {
+		// ICU's metazone mappings begin in 1970 unless they say otherwise.
+		from := u.From
+		if from == "" {
+			from = "1970-01-01 00:00"
+		}
+		if at >= from && (u.To == "" || at < u.To) {
 			return u.Zone
 		}
 	}
@@ -282,7 +298,7 @@ func (f *dateFormatter) metazone(t time.Time) string {
 func (f *dateFormatter) gmtOffset(t time.Time, long bool) string {
 	names := f.d.TimeZoneNames
 	_, off := t.Zone()
-	if off == 0 {
+	if off == 0 && !long {
 		return names.GMTZeroFormat
 	}
 	pos, neg, _ := strings.Cut(names.HourFormat, ";")
@@ -309,4 +325,31 @@ func (f *dateFormatter) gmtOffset(t time.Time, long bool) string {
 		}
 	}
 	return strings.Replace(names.GMTFormat, "{0}", text, 1)
+}
+
+// flexibleDayPeriod is the B field: the locale's day period (CLDR
+// dayPeriodRuleSet) that holds t's time of day, "midnight" only at
+// 00:00 exactly, falling back to am/pm.
+func (f *dateFormatter) flexibleDayPeriod(t time.Time, count int) string {
+	names := f.d.DayPeriods["format"][widthName(count)]
+	hm := fmt.Sprintf("%02d:%02d", t.Hour(), t.Minute())
+	rules, ok := f.sup.DayPeriodRules[f.cldr]
+	if !ok {
+		rules = f.sup.DayPeriodRules[f.lang]
+	}
+	for name, r := range rules {
+		if r.At != "" || names[name] == "" {
+			continue
+		}
+		from, before := r.From, r.Before
+		in := from <= before && hm >= from && hm < before || from > before && (hm >= from || hm < before)
+		if in {
+			return names[name]
+		}
+	}
+	key := "am"
+	if t.Hour() >= 12 {
+		key = "pm"
+	}
+	return names[key]
 }

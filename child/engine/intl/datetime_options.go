@@ -229,7 +229,7 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 		cycle := hourCycleFor(sup, region, hc, o.Hour12, "")
 		h.Pattern = bestPattern(d, skeleton, cycle)
 	}
-	resolveFields(r, h.Pattern)
+	resolveFields(r, h.Pattern, c["dayPeriod"] != "")
 	if r.Hour != "" || r.TimeStyle != "" {
 		r.HourCycle = patternHourCycle(h.Pattern)
 		b := r.HourCycle == "h11" || r.HourCycle == "h12"

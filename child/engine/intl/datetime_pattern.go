@@ -265,7 +265,20 @@ func glue(d *datesData, width, date, timeP string) string {
 // glued; a time zone or fractional seconds none carries are added.
 func bestPattern(d *datesData, skeleton, cycle string) string {
 	want := parseDatePattern(strings.ReplaceAll(skeleton, "j", string(hourLetter(cycle))))
-	return matchFields(d, want)
+	p := matchFields(d, want)
+	if fieldOf(want, 'B') == nil {
+		// A flexible day period the components did not ask for is shown
+		// as AM/PM, as ICU does for an hour skeleton.
+		fs := parseDatePattern(p)
+		for i := range fs {
+			if fs[i].letter == 'B' {
+				fs[i].letter = 'a'
+				fs[i].count = 1
+			}
+		}
+		p = writeDatePattern(fs)
+	}
+	return p
 }
 
 func matchFields(d *datesData, want []patternField) string {
@@ -378,7 +391,38 @@ func matchExact(d *datesData, want []patternField) (string, bool) {
 	if bestDist < 0 {
 		return "", false
 	}
+	if canonicalSkeleton(best) == canonicalSkeleton(writeDatePattern(want)) {
+		// ICU returns an exact match as it stands, but for the kind of
+		// time zone name.
+		return adjustZone(d.DateTimeFormats.AvailableFormats[best], want), true
+	}
 	return adjustWidths(d.DateTimeFormats.AvailableFormats[best], want), true
+}
+
+// canonicalSkeleton writes a skeleton with every time zone letter as z.
+func canonicalSkeleton(s string) string {
+	fs := parseDatePattern(s)
+	for i := range fs {
+		if fs[i].letter != 0 && fieldType(fs[i].letter) == 'z' {
+			fs[i].letter = 'z'
+		}
+	}
+	return writeDatePattern(fs)
+}
+
+// adjustZone gives a pattern's time zone field the kind asked for.
+func adjustZone(p string, want []patternField) string {
+	w := fieldOf(want, 'z')
+	if w == nil {
+		return p
+	}
+	fs := parseDatePattern(p)
+	for i := range fs {
+		if fs[i].letter != 0 && fieldType(fs[i].letter) == 'z' {
+			fs[i].letter, fs[i].count = w.letter, w.count
+		}
+	}
+	return writeDatePattern(fs)
 }
 
 // adjustWidths gives a matched pattern's fields the widths asked for,
@@ -396,18 +440,24 @@ func adjustWidths(p string, want []patternField) string {
 		if w == nil {
 			continue
 		}
+		wNum, fNum := isNumericField(w.letter, w.count), isNumericField(f.letter, f.count)
 		switch {
 		case fieldType(f.letter) == 'z':
 			f.letter, f.count = w.letter, w.count
 		case fieldType(f.letter) == 'h':
-			f.letter, f.count = w.letter, max(f.count, w.count)
+			// V8 asks ICU to match the hour's width exactly; a cycle of
+			// the other letter (k for H, K for h) keeps the pattern's.
+			if twelveHour(f.letter) == twelveHour(w.letter) && (f.letter == 'h' || f.letter == 'H') == (w.letter == 'h' || w.letter == 'H') {
+				f.count = w.count
+			}
+			f.letter = w.letter
 		case f.letter == 'y':
 			if w.count == 2 {
 				f.count = 2
 			}
-		case !isNumericField(w.letter, w.count) || !isNumericField(f.letter, f.count):
+		case !wNum && !fNum:
 			f.count = w.count
-		default:
+		case wNum && fNum:
 			f.count = max(f.count, w.count)
 		}
 	}
@@ -416,7 +466,7 @@ func adjustWidths(p string, want []patternField) string {
 
 // resolveFields sets the resolved components from the pattern, as V8
 // reports them.
-func resolveFields(r *dateResolved, p string) {
+func resolveFields(r *dateResolved, p string, dayPeriodAsked bool) {
 	if r.DateStyle != "" || r.TimeStyle != "" {
 		return
 	}
@@ -460,7 +510,7 @@ func resolveFields(r *dateResolved, p string) {
 		case 'S':
 			r.FractionalSecondDigits = f.count
 		case 'a':
-			if f.letter == 'B' {
+			if f.letter == 'B' && dayPeriodAsked {
 				r.DayPeriod = text(f.count)
 			}
 		case 'z':

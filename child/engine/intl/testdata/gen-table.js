@@ -1,11 +1,15 @@
 // Generates node-table.json: Intl cases evaluated in Node 20 (full ICU),
 // the reference child/engine's TestIntlNodeTable holds Warden to, byte
-// for byte. Run from this directory with `node gen-table.js`; commit the
+// for byte. Run from this directory with `TZ=UTC node gen-table.js`; commit the
 // output with the Node version it names. Each case is a JavaScript
 // expression; its outcome is its value (JSON) or its error's name and
 // message.
 "use strict";
 const fs = require("fs");
+// Warden's guest runs in UTC: so must the Node that makes the table.
+if (new Intl.DateTimeFormat().resolvedOptions().timeZone !== "UTC") {
+  throw new Error("run gen-table.js with TZ=UTC");
+}
 
 const locales = ["en-US", "en-GB", "en-IN", "de-DE", "fr-FR", "es-ES", "es-MX", "it-IT", "pt-BR", "nl-NL",
   "sv-SE", "pl-PL", "ru-RU", "tr-TR", "ar-EG", "hi-IN", "ja-JP", "zh-CN", "zh-TW", "ko-KR"];
@@ -93,6 +97,65 @@ cases.push(
   `new Intl.NumberFormat("en", {useGrouping: "x"})`, `new Intl.NumberFormat("en", {minimumSignificantDigits: 0})`,
   `new Intl.PluralRules("en", {type: "x"})`, `Intl.PluralRules("en")`, `new Intl.NumberFormat("en", null)`,
   `new Intl.NumberFormat("en", {signDisplay: "sometimes"})`, `new Intl.NumberFormat("en", {notation: "short"})`,
+);
+// DateTimeFormat and Date's locale methods: styles, components, hour
+// cycles, time zones across DST, leap days, years before 1900 and BCE.
+const dates = ["Date.UTC(2024, 1, 29, 13, 5, 9, 45)", "Date.UTC(2024, 2, 10, 7, 30)", "Date.UTC(1899, 11, 31, 23, 59, 59)",
+  "Date.UTC(-50, 0, 1)", "0", "Date.UTC(2024, 10, 3, 5, 30)", "Date.UTC(2025, 11, 31, 23, 0, 0, 999)"];
+const someDates = [dates[0], dates[2], dates[5]];
+const dateOptions = [
+  {}, { dateStyle: "full" }, { dateStyle: "long" }, { dateStyle: "medium" }, { dateStyle: "short" },
+  { timeStyle: "full" }, { timeStyle: "long" }, { timeStyle: "medium" }, { timeStyle: "short" },
+  { dateStyle: "long", timeStyle: "short" }, { dateStyle: "short", timeStyle: "medium" }, { dateStyle: "full", timeStyle: "full", timeZone: "America/New_York" },
+  { year: "numeric", month: "long", day: "numeric" }, { year: "numeric", month: "short", day: "numeric", weekday: "short" },
+  { month: "long" }, { month: "short", day: "numeric" }, { year: "numeric", month: "2-digit", day: "2-digit" },
+  { year: "2-digit", month: "numeric" }, { weekday: "long" }, { hour: "numeric" }, { hour: "numeric", minute: "2-digit" },
+  { hour: "2-digit", minute: "2-digit", second: "2-digit" }, { hour: "numeric", minute: "numeric", hour12: false },
+  { hour: "numeric", hour12: true }, { hour: "numeric", minute: "numeric", hourCycle: "h23" }, { minute: "numeric", second: "numeric" },
+  { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit" },
+  { era: "short", year: "numeric" }, { era: "long", year: "numeric", month: "short", day: "numeric" },
+  { timeZone: "Asia/Kolkata", timeZoneName: "shortOffset", hour: "numeric" }, { timeZone: "America/Los_Angeles", timeZoneName: "short", hour: "numeric", minute: "numeric" },
+  { timeZone: "Europe/London", timeZoneName: "longOffset" }, { timeZone: "Asia/Tokyo", timeZoneName: "long" },
+  { second: "numeric", fractionalSecondDigits: 3 },
+];
+for (const l of locales) {
+  for (const o of dateOptions) {
+    const ds = l === "en-US" ? dates : someDates;
+    for (const d of ds) cases.push(`new Intl.DateTimeFormat(${lit(l)}, ${lit(o)}).format(${d})`);
+  }
+  cases.push(`new Intl.DateTimeFormat(${lit(l)}).resolvedOptions()`);
+  cases.push(`new Intl.DateTimeFormat(${lit(l)}, {dateStyle: "medium", timeStyle: "short"}).resolvedOptions()`);
+  cases.push(`new Intl.DateTimeFormat(${lit(l)}, {hour: "numeric", minute: "numeric"}).resolvedOptions()`);
+  cases.push(`new Intl.DateTimeFormat(${lit(l)}, {dateStyle: "full", timeStyle: "long", timeZone: "Europe/Berlin"}).formatToParts(${dates[0]})`);
+  cases.push(`new Date(${dates[0]}).toLocaleString(${lit(l)})`);
+  cases.push(`new Date(${dates[0]}).toLocaleDateString(${lit(l)})`);
+  cases.push(`new Date(${dates[0]}).toLocaleTimeString(${lit(l)})`);
+  cases.push(`new Date(${dates[0]}).toLocaleString(${lit(l)}, {timeZone: "Asia/Tokyo"})`);
+  cases.push(`new Date(${dates[0]}).toLocaleDateString(${lit(l)}, {weekday: "long", year: "numeric", month: "long", day: "numeric"})`);
+}
+// Across transitions: New York's DST start and end, Lord Howe's half
+// hour, Kathmandu's +5:45, Chatham's +13:45, a zone's LMT before 1883.
+for (const [tz, d] of [["America/New_York", "Date.UTC(2024, 2, 10, 6, 59)"], ["America/New_York", "Date.UTC(2024, 2, 10, 7, 0)"],
+  ["America/New_York", "Date.UTC(2024, 10, 3, 5, 59)"], ["America/New_York", "Date.UTC(2024, 10, 3, 6, 0)"],
+  ["Australia/Lord_Howe", "Date.UTC(2024, 0, 1)"], ["Asia/Kathmandu", "Date.UTC(2024, 0, 1)"], ["Pacific/Chatham", "Date.UTC(2024, 0, 1)"],
+  ["America/New_York", "Date.UTC(1850, 0, 1)"], ["Europe/Paris", "Date.UTC(1900, 0, 1)"], ["Asia/Calcutta", "Date.UTC(2024, 5, 1)"],
+  ["Etc/GMT+5", "Date.UTC(2024, 5, 1)"], ["UTC", "8.64e15"], ["UTC", "-8.64e15"]]) {
+  cases.push(`new Intl.DateTimeFormat("en-US", {timeZone: ${lit(tz)}, dateStyle: "full", timeStyle: "full"}).format(${d})`);
+  cases.push(`new Intl.DateTimeFormat("en-US", {timeZone: ${lit(tz)}, timeZoneName: "longOffset", hour: "numeric", minute: "numeric"}).format(${d})`);
+  cases.push(`new Intl.DateTimeFormat("de-DE", {timeZone: ${lit(tz)}, timeZoneName: "short", hour: "numeric", minute: "numeric"}).format(${d})`);
+}
+for (const tz of ["asia/kolkata", "US/Pacific", "etc/utc", "GMT", "Europe/Kiev", "America/Buenos_Aires", "Asia/Saigon", "UTC"]) {
+  cases.push(`new Intl.DateTimeFormat("en-US", {timeZone: ${lit(tz)}}).resolvedOptions().timeZone`);
+}
+cases.push(
+  `new Intl.DateTimeFormat("en", {timeZone: "Foo/Bar"})`, `new Intl.DateTimeFormat("en", {timeZone: "+05:30"})`,
+  `new Intl.DateTimeFormat("en", {dateStyle: "short", hour: "numeric"})`, `new Intl.DateTimeFormat("en").format(NaN)`,
+  `new Intl.DateTimeFormat("en").format(8.64e15 + 1)`, `new Date(NaN).toLocaleString()`, `new Date(NaN).toLocaleDateString("de-DE")`,
+  `new Intl.DateTimeFormat("en", {month: "bogus"})`, `new Intl.DateTimeFormat("en", {fractionalSecondDigits: 4})`,
+  `new Intl.DateTimeFormat("en", {hourCycle: "h25"})`, `new Intl.DateTimeFormat("en", {dateStyle: "huge"})`,
+  `Intl.DateTimeFormat.length`, `Object.prototype.toString.call(new Intl.DateTimeFormat())`,
+  `Intl.DateTimeFormat.supportedLocalesOf(["ja-JP", "xx-XX"])`, `new Intl.DateTimeFormat("en-US", {calendar: "gregory"}).resolvedOptions().calendar`,
+  `new Date(0).toLocaleTimeString("en-US", {timeStyle: "short"})`, `new Date(0).toLocaleDateString("en-US", {timeStyle: "short"})`,
 );
 const out = cases.map((expr) => {
   try {
