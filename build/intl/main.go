@@ -244,23 +244,6 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Every IANA name, lower-cased, to the one ICU (and so Node) reports:
-	// the first of its CLDR aliases; UTC's are "UTC", as V8 has it.
-	zoneNames := map[string]string{}
-	for id, v := range obj(tz) {
-		aliases := strings.Fields(str(obj(v)["_alias"]))
-		if len(aliases) == 0 {
-			continue
-		}
-		canonical := aliases[0]
-		if id == "utc" || id == "gmt" {
-			canonical = "UTC"
-		}
-		for _, a := range aliases {
-			zoneNames[strings.ToLower(a)] = canonical
-		}
-	}
-	zoneNames["gmt"], zoneNames["etc/gmt"], zoneNames["utc"] = "UTC", "UTC", "UTC"
 	version, err := g.read("cldr-core", "package.json", "version")
 	if err != nil {
 		return nil, err
@@ -269,21 +252,6 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 	for _, t := range tags {
 		l, _, _ := strings.Cut(t, "-")
 		langs[l] = true
-	}
-	pick := func(rules any) map[string]any {
-		m := map[string]any{}
-		for l, r := range obj(rules) {
-			if langs[l] || l == "root" {
-				rs := map[string]any{}
-				for k, v := range obj(r) {
-					// "pluralRule-count-one": "i = 1 and v = 0 @integer 1"
-					rule, _, _ := strings.Cut(str(v), "@")
-					rs[strings.TrimPrefix(k, "pluralRule-count-")] = strings.TrimSpace(rule)
-				}
-				m[l] = rs
-			}
-		}
-		return m
 	}
 	digits := map[string]any{}
 	for name, v := range obj(systems) {
@@ -302,8 +270,8 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 	return map[string]any{
 		"cldrVersion":     version,
 		"locales":         locales,
-		"pluralsCardinal": pick(cardinal),
-		"pluralsOrdinal":  pick(ordinal),
+		"pluralsCardinal": pickPlurals(cardinal, langs),
+		"pluralsOrdinal":  pickPlurals(ordinal, langs),
 		"currencyDigits":  fractions,
 		"numberingDigits": digits,
 		"languageAlias":   reduce(a["languageAlias"]),
@@ -313,8 +281,47 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 		"metaZones":       flattenZones("", metaZones),
 		"timeData":        timeData,
 		"dayPeriodRules":  pickLangs(dayPeriods, langs),
-		"zoneNames":       zoneNames,
+		"zoneNames":       zoneNamesOf(tz),
 	}, nil
+}
+
+// zoneNamesOf maps every IANA name, lower-cased, to the one ICU (and so
+// Node) reports: the first of its CLDR aliases; UTC's are "UTC", as V8
+// has it.
+func zoneNamesOf(tz any) map[string]string {
+	zoneNames := map[string]string{}
+	for id, v := range obj(tz) {
+		aliases := strings.Fields(str(obj(v)["_alias"]))
+		if len(aliases) == 0 {
+			continue
+		}
+		canonical := aliases[0]
+		if id == "utc" || id == "gmt" {
+			canonical = "UTC"
+		}
+		for _, a := range aliases {
+			zoneNames[strings.ToLower(a)] = canonical
+		}
+	}
+	zoneNames["gmt"], zoneNames["etc/gmt"], zoneNames["utc"] = "UTC", "UTC", "UTC"
+	return zoneNames
+}
+
+// pickPlurals keeps the supported languages' plural rules (and root's),
+// each without its samples ("i = 1 and v = 0 @integer 1").
+func pickPlurals(rules any, langs map[string]bool) map[string]any {
+	m := map[string]any{}
+	for l, r := range obj(rules) {
+		if langs[l] || l == "root" {
+			rs := map[string]any{}
+			for k, v := range obj(r) {
+				rule, _, _ := strings.Cut(str(v), "@")
+				rs[strings.TrimPrefix(k, "pluralRule-count-")] = strings.TrimSpace(rule)
+			}
+			m[l] = rs
+		}
+	}
+	return m
 }
 
 // pickLangs keeps the supported languages' entries (CLDR keys them as

@@ -28,6 +28,8 @@ var known = map[string]string{
 	"containerd/cgroups": "github.com/containerd/cgroups/v3",
 	"runtime-spec":       "github.com/opencontainers/runtime-spec",
 	"x/sys":              "golang.org/x/sys",
+	// Intl's collation, language tags and normalization (child/engine/intl).
+	"x/text": "golang.org/x/text",
 	// The daemon's (server/).
 	"prometheus": "github.com/prometheus/client_golang",
 	"x/time":     "golang.org/x/time",

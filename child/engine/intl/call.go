@@ -12,10 +12,18 @@ import (
 // a and b are its arguments (JSON or a value to format, as each says).
 // A *Error is the guest's exception; any other error is the engine's.
 func Call(op, a, b string) (string, error) {
-	switch op {
-	case "canonicalize":
+	if f, ok := operations[op]; ok {
+		return f(a, b)
+	}
+	return "", typeError("intl: unknown operation " + op)
+}
+
+// operations are Call's, by name.
+var operations = map[string]func(a, b string) (string, error){
+	"canonicalize": func(a, _ string) (string, error) {
 		return jsonCall(a, func(list []string) (any, error) { return canonicalizeLocaleList(list) })
-	case "supported":
+	},
+	"supported": func(a, _ string) (string, error) {
 		return jsonCall(a, func(list []string) (any, error) {
 			c, err := canonicalizeLocaleList(list)
 			if err != nil {
@@ -23,103 +31,115 @@ func Call(op, a, b string) (string, error) {
 			}
 			return supportedLocalesOf(c)
 		})
-	case "nf.resolve", "pr.resolve":
-		var locales []string
-		var o numberOptions
-		if err := json.Unmarshal([]byte(a), &locales); err != nil {
-			return "", typeError("intl: bad locales")
-		}
-		if err := json.Unmarshal([]byte(b), &o); err != nil {
-			return "", typeError("intl: bad options")
-		}
-		locales, err := canonicalizeLocaleList(locales)
+	},
+	"nf.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveNumberFormat) },
+	"pr.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolvePluralRules) },
+	"dtf.resolve": func(a, b string) (string, error) { return resolveWith(a, b, resolveDateTimeFormat) },
+	"co.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveCollator) },
+	"nf.format":   func(a, b string) (string, error) { return numberFormat(a, b, false) },
+	"nf.parts":    func(a, b string) (string, error) { return numberFormat(a, b, true) },
+	"dtf.format":  func(a, b string) (string, error) { return dateFormat(a, b, false) },
+	"dtf.parts":   func(a, b string) (string, error) { return dateFormat(a, b, true) },
+	"co.compare": func(a, b string) (string, error) {
+		c, err := collatorFor(a)
 		if err != nil {
 			return "", err
 		}
-		var r *numberResolved
-		if op == "nf.resolve" {
-			r, err = resolveNumberFormat(locales, &o)
-		} else {
-			r, err = resolvePluralRules(locales, &o)
+		var pair [2]string
+		if err := json.Unmarshal([]byte(b), &pair); err != nil {
+			return "", typeError("intl: bad strings")
 		}
+		return strconv.Itoa(c.compare(pair[0], pair[1])), nil
+	},
+	"co.key": func(a, b string) (string, error) {
+		c, err := collatorFor(a)
 		if err != nil {
 			return "", err
 		}
-		out, err := json.Marshal(r)
-		return string(out), err
-	case "nf.format", "nf.parts":
-		f, err := formatterFor(a)
-		if err != nil {
-			return "", err
-		}
-		parts := f.formatParts(parseValue(b))
-		if op == "nf.parts" {
-			out, err := json.Marshal(parts)
-			return string(out), err
-		}
-		var s strings.Builder
-		for _, p := range parts {
-			s.WriteString(p.Value)
-		}
-		return s.String(), nil
-	case "dtf.resolve":
-		var locales []string
-		var o dateOptions
-		if err := json.Unmarshal([]byte(a), &locales); err != nil {
-			return "", typeError("intl: bad locales")
-		}
-		if err := json.Unmarshal([]byte(b), &o); err != nil {
-			return "", typeError("intl: bad options")
-		}
-		locales, err := canonicalizeLocaleList(locales)
-		if err != nil {
-			return "", err
-		}
-		h, err := resolveDateTimeFormat(locales, &o)
-		if err != nil {
-			return "", err
-		}
-		out, err := json.Marshal(h)
-		return string(out), err
-	case "dtf.format", "dtf.parts":
-		f, err := dateFormatterFor(a)
-		if err != nil {
-			return "", err
-		}
-		ms, err := strconv.ParseFloat(b, 64)
-		if err != nil {
-			ms = math.NaN()
-		}
-		parts, err := f.formatParts(ms)
-		if err != nil {
-			return "", err
-		}
-		if op == "dtf.parts" {
-			out, err := json.Marshal(parts)
-			return string(out), err
-		}
-		var s strings.Builder
-		for _, p := range parts {
-			s.WriteString(p.Value)
-		}
-		// V8's format (not formatToParts) writes U+202F, CLDR's space
-		// before AM/PM among others, as a plain space, for the web's sake.
-		return strings.ReplaceAll(s.String(), "\u202f", " "), nil
-	case "pr.select":
+		return c.key(b), nil
+	},
+	"pr.select": func(a, b string) (string, error) {
 		p, err := pluralFor(a)
 		if err != nil {
 			return "", err
 		}
 		return p.selectValue(parseValue(b)), nil
-	case "pr.categories":
+	},
+	"pr.categories": func(a, _ string) (string, error) {
 		p, err := pluralFor(a)
 		if err != nil {
 			return "", err
 		}
 		out, err := json.Marshal(p.rules.categories)
 		return string(out), err
+	},
+}
+
+// resolveWith decodes a constructor's locales (a) and options (b),
+// canonicalizes the locales and resolves, answering the resolved
+// options' JSON: the handle.
+func resolveWith[O any, R any](a, b string, resolve func([]string, *O) (R, error)) (string, error) {
+	var locales []string
+	var o O
+	if err := json.Unmarshal([]byte(a), &locales); err != nil {
+		return "", typeError("intl: bad locales")
 	}
-	return "", typeError("intl: unknown operation " + op)
+	if err := json.Unmarshal([]byte(b), &o); err != nil {
+		return "", typeError("intl: bad options")
+	}
+	locales, err := canonicalizeLocaleList(locales)
+	if err != nil {
+		return "", err
+	}
+	r, err := resolve(locales, &o)
+	if err != nil {
+		return "", err
+	}
+	out, err := json.Marshal(r)
+	return string(out), err
+}
+
+func numberFormat(handle, value string, parts bool) (string, error) {
+	f, err := formatterFor(handle)
+	if err != nil {
+		return "", err
+	}
+	return joinParts(f.formatParts(parseValue(value)), parts)
+}
+
+func dateFormat(handle, value string, parts bool) (string, error) {
+	f, err := dateFormatterFor(handle)
+	if err != nil {
+		return "", err
+	}
+	ms, err := strconv.ParseFloat(value, 64)
+	if err != nil {
+		ms = math.NaN()
+	}
+	ps, err := f.formatParts(ms)
+	if err != nil {
+		return "", err
+	}
+	s, err := joinParts(ps, parts)
+	if !parts {
+		// V8's format (not formatToParts) writes U+202F, CLDR's space
+		// before AM/PM among others, as a plain space, for the web's sake.
+		s = strings.ReplaceAll(s, "\u202f", " ")
+	}
+	return s, err
+}
+
+// joinParts is formatToParts' JSON, or format's text.
+func joinParts(ps []part, asParts bool) (string, error) {
+	if asParts {
+		out, err := json.Marshal(ps)
+		return string(out), err
+	}
+	var s strings.Builder
+	for _, p := range ps {
+		s.WriteString(p.Value)
+	}
+	return s.String(), nil
 }
 
 func jsonCall(a string, f func([]string) (any, error)) (string, error) {
@@ -145,6 +165,7 @@ var (
 	formatters = map[string]*numberFormatter{}
 	plurals    = map[string]*pluralSelector{}
 	dates      = map[string]*dateFormatter{}
+	collators  = map[string]*collator{}
 )
 
 func dateFormatterFor(handle string) (*dateFormatter, error) {

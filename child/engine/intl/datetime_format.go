@@ -205,22 +205,8 @@ func (f *dateFormatter) field(t time.Time, fl patternField) (string, string) {
 			key = "pm"
 		}
 		return "dayPeriod", d.DayPeriods["format"][widthName(fl.count)][key]
-	case 'h':
-		h := t.Hour() % 12
-		if h == 0 {
-			h = 12
-		}
-		return "hour", f.num(h, fl.count)
-	case 'K':
-		return "hour", f.num(t.Hour()%12, fl.count)
-	case 'H':
-		return "hour", f.num(t.Hour(), fl.count)
-	case 'k':
-		h := t.Hour()
-		if h == 0 {
-			h = 24
-		}
-		return "hour", f.num(h, fl.count)
+	case 'h', 'K', 'H', 'k':
+		return "hour", f.hour(t, fl)
 	case 'm':
 		return "minute", f.num(t.Minute(), fl.count)
 	case 's':
@@ -235,6 +221,24 @@ func (f *dateFormatter) field(t time.Time, fl patternField) (string, string) {
 		return "timeZoneName", f.zoneName(t, fl)
 	}
 	return "literal", strings.Repeat(string(fl.letter), fl.count)
+}
+
+// hour is the hour field in its cycle: h 1-12, K 0-11, H 0-23, k 1-24.
+func (f *dateFormatter) hour(t time.Time, fl patternField) string {
+	h := t.Hour()
+	switch fl.letter {
+	case 'h':
+		if h = h % 12; h == 0 {
+			h = 12
+		}
+	case 'K':
+		h %= 12
+	case 'k':
+		if h == 0 {
+			h = 24
+		}
+	}
+	return f.num(h, fl.count)
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }

@@ -81,11 +81,8 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 	if _, err := oneOf(ctor, "localeMatcher", o.LocaleMatcher, "best fit", "lookup", "best fit"); err != nil {
 		return nil, err
 	}
-	if o.Calendar != nil && !isNumberingSystemType(*o.Calendar) {
-		return nil, rangeError("Invalid calendar : " + *o.Calendar)
-	}
-	if o.NumberingSystem != nil && !isNumberingSystemType(*o.NumberingSystem) {
-		return nil, rangeError("Invalid numberingSystem : " + *o.NumberingSystem)
+	if err := checkTypes(o); err != nil {
+		return nil, err
 	}
 	hc, err := oneOf(ctor, "hourCycle", o.HourCycle, "", "h11", "h12", "h23", "h24")
 	if err != nil {
@@ -116,35 +113,7 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 			return nil, rangeError("Invalid time zone specified: " + *o.TimeZone)
 		}
 	}
-	c := map[string]string{}
-	for _, f := range []struct {
-		name    string
-		v       *string
-		allowed []string
-	}{
-		{"weekday", o.Weekday, []string{"narrow", "short", "long"}},
-		{"era", o.Era, []string{"narrow", "short", "long"}},
-		{"year", o.Year, []string{"2-digit", "numeric"}},
-		{"month", o.Month, []string{"2-digit", "numeric", "narrow", "short", "long"}},
-		{"day", o.Day, []string{"2-digit", "numeric"}},
-		{"dayPeriod", o.DayPeriod, []string{"narrow", "short", "long"}},
-		{"hour", o.Hour, []string{"2-digit", "numeric"}},
-		{"minute", o.Minute, []string{"2-digit", "numeric"}},
-		{"second", o.Second, []string{"2-digit", "numeric"}},
-	} {
-		v, err := oneOf(ctor, f.name, f.v, "", f.allowed...)
-		if err != nil {
-			return nil, err
-		}
-		if v != "" {
-			c[f.name] = v
-		}
-	}
-	fsd, err := numberOption("fractionalSecondDigits", o.FractionalSecondDigits, 1, 3, 0)
-	if err != nil {
-		return nil, err
-	}
-	tzn, err := oneOf(ctor, "timeZoneName", o.TimeZoneName, "", "short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric")
+	c, fsd, tzn, err := readComponents(o)
 	if err != nil {
 		return nil, err
 	}
@@ -166,68 +135,13 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 	region := regionOf(loc.locale)
 	h := &dateHandle{Resolved: r}
 	if ds != "" || ts != "" {
-		for _, name := range []string{"weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second"} {
-			if _, ok := c[name]; ok {
-				return nil, typeError("Can't set option " + name + " when " + styleName(ds) + " is used")
-			}
-		}
-		if fsd != 0 {
-			return nil, typeError("Can't set option fractionalSecondDigits when " + styleName(ds) + " is used")
-		}
-		if tzn != "" {
-			return nil, typeError("Can't set option timeZoneName when " + styleName(ds) + " is used")
-		}
-		if o.Required == "date" && ts != "" && ds == "" {
-			return nil, typeError("Invalid option : timeStyle")
-		}
-		if o.Required == "time" && ds != "" && ts == "" {
-			return nil, typeError("Invalid option : dateStyle")
+		if err := checkStyles(o, c, fsd, tzn, ds, ts); err != nil {
+			return nil, err
 		}
 		r.DateStyle, r.TimeStyle = ds, ts
-		h.Pattern = stylePattern(d, ds, ts)
-		if ts != "" {
-			cycle := hourCycleFor(sup, region, hc, o.Hour12, "")
-			if p := applyHourCycle(h.Pattern, cycle); p != "" {
-				h.Pattern = p
-			} else {
-				// The other class of cycle: the time regenerated from its
-				// fields, as ICU does.
-				skel := map[string]string{"short": "jmm", "medium": "jmmss", "long": "jmmssz", "full": "jmmsszzzz"}[ts]
-				timeP := bestPattern(d, skel, cycle)
-				h.Pattern = timeP
-				if ds != "" {
-					h.Pattern = glue(d, ds, d.DateFormats[ds], timeP)
-				}
-			}
-		}
+		h.Pattern = styleHourCycle(d, ds, ts, hourCycleFor(sup, region, hc, o.Hour12, ""))
 	} else {
-		needDefaults := true
-		if o.Required == "date" || o.Required == "any" {
-			for _, n := range []string{"weekday", "year", "month", "day"} {
-				if c[n] != "" {
-					needDefaults = false
-				}
-			}
-		}
-		if o.Required == "time" || o.Required == "any" {
-			for _, n := range []string{"dayPeriod", "hour", "minute", "second"} {
-				if c[n] != "" {
-					needDefaults = false
-				}
-			}
-			if fsd != 0 {
-				needDefaults = false
-			}
-		}
-		if needDefaults && (o.Defaults == "date" || o.Defaults == "all") {
-			c["year"], c["month"], c["day"] = "numeric", "numeric", "numeric"
-		}
-		if needDefaults && (o.Defaults == "time" || o.Defaults == "all") {
-			c["hour"], c["minute"], c["second"] = "numeric", "numeric", "numeric"
-		}
-		skeleton := skeletonOf(c, fsd, tzn)
-		cycle := hourCycleFor(sup, region, hc, o.Hour12, "")
-		h.Pattern = bestPattern(d, skeleton, cycle)
+		h.Pattern = bestPattern(d, skeletonOf(withDefaults(o, c, fsd), fsd, tzn), hourCycleFor(sup, region, hc, o.Hour12, ""))
 	}
 	resolveFields(r, h.Pattern, c["dayPeriod"] != "")
 	if r.Hour != "" || r.TimeStyle != "" {
@@ -236,6 +150,129 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 		r.Hour12 = &b
 	}
 	return h, nil
+}
+
+// checkTypes refuses a calendar or numbering system that is no
+// Unicode extension type.
+func checkTypes(o *dateOptions) error {
+	if o.Calendar != nil && !isNumberingSystemType(*o.Calendar) {
+		return rangeError("Invalid calendar : " + *o.Calendar)
+	}
+	if o.NumberingSystem != nil && !isNumberingSystemType(*o.NumberingSystem) {
+		return rangeError("Invalid numberingSystem : " + *o.NumberingSystem)
+	}
+	return nil
+}
+
+// readComponents validates the component options: their values, the
+// fractional second digits and the time zone name.
+func readComponents(o *dateOptions) (map[string]string, int, string, error) {
+	const ctor = "DateTimeFormat"
+	c := map[string]string{}
+	for _, f := range []struct {
+		name    string
+		v       *string
+		allowed []string
+	}{
+		{"weekday", o.Weekday, []string{"narrow", "short", "long"}},
+		{"era", o.Era, []string{"narrow", "short", "long"}},
+		{"year", o.Year, []string{"2-digit", "numeric"}},
+		{"month", o.Month, []string{"2-digit", "numeric", "narrow", "short", "long"}},
+		{"day", o.Day, []string{"2-digit", "numeric"}},
+		{"dayPeriod", o.DayPeriod, []string{"narrow", "short", "long"}},
+		{"hour", o.Hour, []string{"2-digit", "numeric"}},
+		{"minute", o.Minute, []string{"2-digit", "numeric"}},
+		{"second", o.Second, []string{"2-digit", "numeric"}},
+	} {
+		v, err := oneOf(ctor, f.name, f.v, "", f.allowed...)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		if v != "" {
+			c[f.name] = v
+		}
+	}
+	fsd, err := numberOption("fractionalSecondDigits", o.FractionalSecondDigits, 1, 3, 0)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	tzn, err := oneOf(ctor, "timeZoneName", o.TimeZoneName, "", "short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric")
+	if err != nil {
+		return nil, 0, "", err
+	}
+	return c, fsd, tzn, nil
+}
+
+// checkStyles refuses components beside dateStyle or timeStyle, and a
+// style the method does not take.
+func checkStyles(o *dateOptions, c map[string]string, fsd int, tzn, ds, ts string) error {
+	for _, name := range []string{"weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second"} {
+		if _, ok := c[name]; ok {
+			return typeError("Can't set option " + name + " when " + styleName(ds) + " is used")
+		}
+	}
+	if fsd != 0 {
+		return typeError("Can't set option fractionalSecondDigits when " + styleName(ds) + " is used")
+	}
+	if tzn != "" {
+		return typeError("Can't set option timeZoneName when " + styleName(ds) + " is used")
+	}
+	if o.Required == "date" && ts != "" && ds == "" {
+		return typeError("Invalid option : timeStyle")
+	}
+	if o.Required == "time" && ds != "" && ts == "" {
+		return typeError("Invalid option : dateStyle")
+	}
+	return nil
+}
+
+// styleHourCycle is the styles' pattern in the hour cycle asked for: the
+// same class of cycle swaps the letter; the other class regenerates the
+// time from its fields, as ICU does.
+func styleHourCycle(d *datesData, ds, ts, cycle string) string {
+	p := stylePattern(d, ds, ts)
+	if ts == "" {
+		return p
+	}
+	if q := applyHourCycle(p, cycle); q != "" {
+		return q
+	}
+	skel := map[string]string{"short": "jmm", "medium": "jmmss", "long": "jmmssz", "full": "jmmsszzzz"}[ts]
+	timeP := bestPattern(d, skel, cycle)
+	if ds != "" {
+		return glue(d, ds, d.DateFormats[ds], timeP)
+	}
+	return timeP
+}
+
+// withDefaults is ToDateTimeOptions: the default components when none
+// of those the method requires were asked for.
+func withDefaults(o *dateOptions, c map[string]string, fsd int) map[string]string {
+	needDefaults := true
+	if o.Required == "date" || o.Required == "any" {
+		for _, n := range []string{"weekday", "year", "month", "day"} {
+			if c[n] != "" {
+				needDefaults = false
+			}
+		}
+	}
+	if o.Required == "time" || o.Required == "any" {
+		for _, n := range []string{"dayPeriod", "hour", "minute", "second"} {
+			if c[n] != "" {
+				needDefaults = false
+			}
+		}
+		if fsd != 0 {
+			needDefaults = false
+		}
+	}
+	if needDefaults && (o.Defaults == "date" || o.Defaults == "all") {
+		c["year"], c["month"], c["day"] = "numeric", "numeric", "numeric"
+	}
+	if needDefaults && (o.Defaults == "time" || o.Defaults == "all") {
+		c["hour"], c["minute"], c["second"] = "numeric", "numeric", "numeric"
+	}
+	return c
 }
 
 func styleName(ds string) string {

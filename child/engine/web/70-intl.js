@@ -317,13 +317,75 @@ methods(DateTimeFormat.prototype, {
 });
 tag(DateTimeFormat.prototype, "Intl.DateTimeFormat");
 
+// --- Collator ---
+
+const collatorSpec = ["usage", "s", "localeMatcher", "s", "collation", "s", "numeric", "b", "caseFirst", "s",
+  "sensitivity", "s", "ignorePunctuation", "b"];
+const collators = new WeakMapIntrinsic();
+function createCollator(locales, options) {
+  const tags = canonicalLocales(locales);
+  const opts = readOptions(optionsObject(options, "Intl.Collator"), collatorSpec);
+  const handle = call("co.resolve", stringify(tags), stringify(opts));
+  const resolved = parse(handle);
+  // Keys cannot say upper case first, or compare by case alone.
+  const keyed = resolved.caseFirst !== "upper" && resolved.sensitivity !== "case";
+  return { handle: handle, resolved: resolved, keyed: keyed, keys: new MapIntrinsic(), bound: undefined };
+}
+// compareWith compares by sort keys the host makes once per string (a
+// sort asks for each string many times), or asks the host per pair
+// where keys cannot say it.
+function compareWith(slots, x, y) {
+  if (!slots.keyed) return NumberIntrinsic(call("co.compare", slots.handle, stringify([x, y])));
+  const kx = keyOf(slots, x), ky = keyOf(slots, y);
+  return kx < ky ? -1 : kx > ky ? 1 : 0;
+}
+function keyOf(slots, s) {
+  let k = apply(mapGet, slots.keys, [s]);
+  if (k === undefined) {
+    if (apply(mapSize, slots.keys, []) >= 100000) apply(mapClear, slots.keys, []);
+    k = call("co.key", slots.handle, s);
+    apply(mapSet, slots.keys, [s, k]);
+  }
+  return k;
+}
+function collatorOf(c, method) {
+  const slots = typeof c === "object" && c !== null ? apply(weakGet, collators, [c]) : undefined;
+  if (slots === undefined) {
+    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(c));
+  }
+  return slots;
+}
+function Collator(locales, options) {
+  if (new.target === undefined) return new Collator(locales, options);
+  apply(weakSet, collators, [this, createCollator(locales, options)]);
+}
+constructorPrototype(Collator);
+noLength(Collator);
+methods(Collator, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
+defineProperty(Collator.prototype, "compare", {
+  get: getterOf({ get compare() {
+    const slots = collatorOf(this, "get Intl.Collator.prototype.compare");
+    if (slots.bound === undefined) {
+      slots.bound = builtin("", function (x, y) { return compareWith(slots, StringIntrinsic(x), StringIntrinsic(y)); });
+      defineProperty(slots.bound, "length", { value: 2, writable: false, enumerable: false, configurable: true });
+    }
+    return slots.bound;
+  } }, "compare"),
+  enumerable: false,
+  configurable: true,
+});
+methods(Collator.prototype, {
+  resolvedOptions() { return resolvedCopy(collatorOf(this, "Intl.Collator.prototype.resolvedOptions").resolved); },
+});
+tag(Collator.prototype, "Intl.Collator");
+
 // --- Intl ---
 
 const IntlObject = {};
 methods(IntlObject, {
   getCanonicalLocales(locales) { return list(canonicalLocales(locales)); },
 });
-methods(IntlObject, { DateTimeFormat: DateTimeFormat, NumberFormat: NumberFormat, PluralRules: PluralRules });
+methods(IntlObject, { Collator: Collator, DateTimeFormat: DateTimeFormat, NumberFormat: NumberFormat, PluralRules: PluralRules });
 tag(IntlObject, "Intl");
 defineGlobal("Intl", IntlObject, false);
 
@@ -380,4 +442,29 @@ methods(Date.prototype, {
   toLocaleString(locales, options) { return dateLocale(this, locales, options, "any", "all"); },
   toLocaleDateString(locales, options) { return dateLocale(this, locales, options, "date", "date"); },
   toLocaleTimeString(locales, options) { return dateLocale(this, locales, options, "time", "time"); },
+});
+
+// localeCompare through a Collator, one kept per locale argument when no
+// options are given.
+const defaultCollators = new MapIntrinsic();
+methods(StringIntrinsic.prototype, {
+  localeCompare(that, locales, options) {
+    if (this === undefined || this === null) {
+      throw new TypeErrorIntrinsic("String.prototype.localeCompare called on null or undefined");
+    }
+    const s = StringIntrinsic(this), t = StringIntrinsic(that);
+    let slots;
+    if (options === undefined && (locales === undefined || typeof locales === "string")) {
+      const key = locales === undefined ? "" : "=" + locales;
+      slots = apply(mapGet, defaultCollators, [key]);
+      if (slots === undefined) {
+        if (apply(mapSize, defaultCollators, []) >= 64) apply(mapClear, defaultCollators, []);
+        slots = createCollator(locales, undefined);
+        apply(mapSet, defaultCollators, [key, slots]);
+      }
+    } else {
+      slots = createCollator(locales, options);
+    }
+    return compareWith(slots, s, t);
+  },
 });
