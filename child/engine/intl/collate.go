@@ -58,7 +58,13 @@ func resolveCollator(locales []string, o *collatorOptions) (*collatorResolved, e
 	if err != nil {
 		return nil, err
 	}
-	r := &collatorResolved{Locale: loc.locale, Usage: usage, Collation: "default"}
+	// Collation is tailored by language: the locale resolves to it, as in
+	// Node, but for the tags ICU keeps collation data of their own for.
+	locale := loc.data.Lang
+	if loc.locale == "en-US" || loc.locale == "zh-CN" || loc.locale == "zh-TW" || loc.locale == "zh-Hant" || loc.locale == "zh-Hans" {
+		locale = loc.locale
+	}
+	r := &collatorResolved{Locale: locale, Usage: usage, Collation: "default"}
 	// -u-kn- and -u-kf- count where the options say nothing, and then
 	// stay in the locale.
 	if o.Numeric != nil {
@@ -157,7 +163,7 @@ func stripMarks(s string) string {
 	return b.String()
 }
 
-// key is a's sort key as a string of code points 0-255 (one per byte),
+// key is a's sort key as "k" and a string of code points 0-255 (one per byte),
 // which JavaScript compares as the bytes compare; "" when the collator
 // cannot be keyed (caseFirst upper).
 func (c *collator) key(a string) string {
@@ -167,7 +173,10 @@ func (c *collator) key(a string) string {
 	var buf collate.Buffer
 	k := c.c.KeyFromString(&buf, a)
 	var b strings.Builder
-	b.Grow(2 * len(k))
+	b.Grow(2*len(k) + 1)
+	// A first character that is not NUL: the prelude reads a NUL first
+	// as an error.
+	b.WriteByte('k')
 	for _, x := range k {
 		b.WriteRune(rune(x))
 	}

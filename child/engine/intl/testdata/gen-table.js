@@ -157,6 +157,32 @@ cases.push(
   `Intl.DateTimeFormat.supportedLocalesOf(["ja-JP", "xx-XX"])`, `new Intl.DateTimeFormat("en-US", {calendar: "gregory"}).resolvedOptions().calendar`,
   `new Date(0).toLocaleTimeString("en-US", {timeStyle: "short"})`, `new Date(0).toLocaleDateString("en-US", {timeStyle: "short"})`,
 );
+// Collator and localeCompare: the usual sorts of names and words, each
+// sensitivity, numeric, caseFirst, punctuation.
+const words = ["bob", "Alice", "alice", "Émile", "eve", "Zoë", "zoe", "_x", "10", "9", "a-b", "ab", "a b", "Ä", "ä", "z",
+  "ß", "ss", "résumé", "resume", "Resume", "naïve", "naive", "co-op", "coop", "Ångström", "angstrom", "Øre", "ore", "item2", "item10"];
+for (const l of locales) {
+  cases.push(`${lit(words)}.sort(new Intl.Collator(${lit(l)}).compare)`);
+  cases.push(`${lit(words)}.sort((a, b) => a.localeCompare(b, ${lit(l)}))`);
+  cases.push(`new Intl.Collator(${lit(l)}).resolvedOptions()`);
+  for (const o of [{ sensitivity: "base" }, { sensitivity: "accent" }, { sensitivity: "case" }, { numeric: true }, { ignorePunctuation: true }]) {
+    cases.push(`${lit(words)}.map((w) => new Intl.Collator(${lit(l)}, ${lit(o)}).compare(w, "alice"))`);
+  }
+}
+for (const [a, b] of [["a", "B"], ["a", "A"], ["A", "a"], ["ä", "a"], ["a", "ä"], ["", "a"], ["a", ""], ["abc", "abd"], ["10", "9"], ["é", "e"], ["\u0000", "a"], ["a\u0301", "á"]]) {
+  cases.push(`${lit(a)}.localeCompare(${lit(b)})`);
+  cases.push(`${lit(a)}.localeCompare(${lit(b)}, "en-US", {sensitivity: "base"})`);
+  cases.push(`new Intl.Collator("en-US", {caseFirst: "upper"}).compare(${lit(a)}, ${lit(b)})`);
+  cases.push(`new Intl.Collator("en-US", {caseFirst: "lower"}).compare(${lit(a)}, ${lit(b)})`);
+}
+cases.push(
+  `["item10", "item9", "item1", "item100"].sort(new Intl.Collator("en-US", {numeric: true}).compare)`,
+  `new Intl.Collator("en-US-u-kn").resolvedOptions()`, `new Intl.Collator("en-US-u-kf-upper").resolvedOptions()`,
+  `new Intl.Collator("en", {usage: "search", sensitivity: "base"}).resolvedOptions()`, `Intl.Collator.length`,
+  `new Intl.Collator("en", {sensitivity: "x"})`, `new Intl.Collator("en", {usage: "x"})`, `new Intl.Collator("en", {caseFirst: "x"})`,
+  `Object.prototype.toString.call(new Intl.Collator())`, `Intl.Collator.supportedLocalesOf(["sv-SE", "xx"])`,
+  `new Intl.Collator().compare.length`, `["b", "a", "C", "c", "B", "A"].sort(Intl.Collator().compare)`,
+);
 const out = cases.map((expr) => {
   try {
     return { expr, value: (0, eval)(`(${expr})`) };
