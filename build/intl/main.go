@@ -155,11 +155,27 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	lists, err := g.read("cldr-misc-full", "main/"+cldr+"/listPatterns.json", "main", cldr, "listPatterns")
+	if err != nil {
+		return nil, err
+	}
+	fields, err := g.read("cldr-dates-full", "main/"+cldr+"/dateFields.json", "main", cldr, "dates", "fields")
+	if err != nil {
+		return nil, err
+	}
+	relative := map[string]any{}
+	for _, unit := range []string{"year", "quarter", "month", "week", "day", "hour", "minute", "second"} {
+		for _, w := range []string{"", "-short", "-narrow"} {
+			relative[unit+w] = obj(fields)[unit+w]
+		}
+	}
 	lang, _, _ := strings.Cut(cldr, "-")
 	return map[string]any{
-		"dates": dates,
-		"cldr":  cldr,
-		"lang":  lang,
+		"dates":    dates,
+		"lists":    lists,
+		"relative": relative,
+		"cldr":     cldr,
+		"lang":     lang,
 		"numbers": map[string]any{
 			"defaultNumberingSystem": n["defaultNumberingSystem"],
 			"otherNumberingSystems":  n["otherNumberingSystems"],

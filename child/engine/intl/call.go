@@ -36,6 +36,12 @@ var operations = map[string]func(a, b string) (string, error){
 	"pr.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolvePluralRules) },
 	"dtf.resolve": func(a, b string) (string, error) { return resolveWith(a, b, resolveDateTimeFormat) },
 	"co.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveCollator) },
+	"lf.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveListFormat) },
+	"rtf.resolve": func(a, b string) (string, error) { return resolveWith(a, b, resolveRelativeTimeFormat) },
+	"lf.format":   func(a, b string) (string, error) { return partsOf(formatList(a, b))(false) },
+	"lf.parts":    func(a, b string) (string, error) { return partsOf(formatList(a, b))(true) },
+	"rtf.format":  func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(false) },
+	"rtf.parts":   func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(true) },
 	"nf.format":   func(a, b string) (string, error) { return numberFormat(a, b, false) },
 	"nf.parts":    func(a, b string) (string, error) { return numberFormat(a, b, true) },
 	"dtf.format":  func(a, b string) (string, error) { return dateFormat(a, b, false) },
@@ -127,6 +133,16 @@ func dateFormat(handle, value string, parts bool) (string, error) {
 		s = strings.ReplaceAll(s, "\u202f", " ")
 	}
 	return s, err
+}
+
+// partsOf defers joining a formatter's parts to the caller's choice.
+func partsOf(ps []part, err error) func(asParts bool) (string, error) {
+	return func(asParts bool) (string, error) {
+		if err != nil {
+			return "", err
+		}
+		return joinParts(ps, asParts)
+	}
 }
 
 // joinParts is formatToParts' JSON, or format's text.

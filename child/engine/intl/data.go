@@ -14,6 +14,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -73,6 +74,10 @@ type localeData struct {
 		Systems                map[string]numberSystem `json:"systems"`
 	} `json:"numbers"`
 	Dates *datesData `json:"dates"`
+	// Lists are the list patterns by type ("listPattern-type-or-short").
+	Lists map[string]map[string]string `json:"lists"`
+	// Relative are the relative-time fields by unit and width ("day-short").
+	Relative map[string]relativeField `json:"relative"`
 	// Currencies are decoded one at a time, when a format needs one.
 	Currencies map[string]json.RawMessage `json:"currencies"`
 }
@@ -106,6 +111,36 @@ type datesData struct {
 			Short map[string]string `json:"short"`
 		} `json:"metazone"`
 	} `json:"timeZoneNames"`
+}
+
+// relativeField is one unit's relative-time names and patterns.
+type relativeField struct {
+	Named  map[string]string `json:"-"` // "-1", "0", "1"... from relative-type-N
+	Future map[string]string `json:"relativeTime-type-future"`
+	Past   map[string]string `json:"relativeTime-type-past"`
+	Raw    map[string]any    `json:"-"`
+}
+
+// UnmarshalJSON keeps relative-type-N entries.
+func (f *relativeField) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	f.Named = map[string]string{}
+	for k, v := range m {
+		switch {
+		case strings.HasPrefix(k, "relative-type-"):
+			var s string
+			json.Unmarshal(v, &s)
+			f.Named[strings.TrimPrefix(k, "relative-type-")] = s
+		case k == "relativeTime-type-future":
+			json.Unmarshal(v, &f.Future)
+		case k == "relativeTime-type-past":
+			json.Unmarshal(v, &f.Past)
+		}
+	}
+	return nil
 }
 
 // numberSystem is a locale's symbols and patterns in one numbering

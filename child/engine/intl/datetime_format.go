@@ -108,11 +108,11 @@ func (f *dateFormatter) formatParts(ms float64) ([]part, error) {
 	var out []part
 	for _, fl := range f.fields {
 		if fl.letter == 0 {
-			out = append(out, part{"literal", fl.literal})
+			out = append(out, part{Type: "literal", Value: fl.literal})
 			continue
 		}
 		typ, val := f.field(t, fl)
-		out = append(out, part{typ, val})
+		out = append(out, part{Type: typ, Value: val})
 	}
 	// The separator before fractional seconds is the locale's decimal.
 	for i := 1; i < len(out); i++ {

@@ -47,7 +47,7 @@ func (f *numberFormatter) affix(y decimal, finite bool, num []part, count string
 				if sign == "" {
 					ps[i] = part{}
 				} else {
-					ps[i] = part{signType, signText}
+					ps[i] = part{Type: signType, Value: signText}
 				}
 			}
 		}
@@ -110,11 +110,11 @@ func splitBidi(ps []part) []part {
 			if core != p.Value && core != "" {
 				i := strings.Index(p.Value, core)
 				if i > 0 {
-					out = append(out, part{"literal", p.Value[:i]})
+					out = append(out, part{Type: "literal", Value: p.Value[:i]})
 				}
-				out = append(out, part{p.Type, core})
+				out = append(out, part{Type: p.Type, Value: core})
 				if rest := p.Value[i+len(core):]; rest != "" {
-					out = append(out, part{"literal", rest})
+					out = append(out, part{Type: "literal", Value: rest})
 				}
 				continue
 			}
@@ -142,7 +142,7 @@ func (f *numberFormatter) affixParts(text, count string, before bool, num []part
 	var lit strings.Builder
 	flush := func() {
 		if lit.Len() > 0 {
-			out = append(out, part{"literal", lit.String()})
+			out = append(out, part{Type: "literal", Value: lit.String()})
 			lit.Reset()
 		}
 	}
@@ -160,17 +160,17 @@ func (f *numberFormatter) affixParts(text, count string, before bool, num []part
 		case '¤':
 			flush()
 			if f.r.Style == "currency" && f.r.CurrencyDisplay != "name" {
-				out = append(out, part{"currency", f.currencyText()})
+				out = append(out, part{Type: "currency", Value: f.currencyText()})
 			}
 		case '%':
 			flush()
-			out = append(out, part{"percentSign", f.symbol("percentSign")})
+			out = append(out, part{Type: "percentSign", Value: f.symbol("percentSign")})
 		case '-':
 			flush()
-			out = append(out, part{"minusSign", "-"})
+			out = append(out, part{Type: "minusSign", Value: "-"})
 		case '+':
 			flush()
-			out = append(out, part{"plusSign", f.symbol("plusSign")})
+			out = append(out, part{Type: "plusSign", Value: f.symbol("plusSign")})
 		default:
 			lit.WriteRune(c)
 		}
@@ -190,13 +190,13 @@ func (f *numberFormatter) currencySpacing(ps []part) []part {
 		if i+1 < len(ps) && isNumberPart(ps[i+1].Type) {
 			c, _ := utf8.DecodeLastRuneInString(ps[i].Value)
 			if !unicode.IsSymbol(c) && !unicode.IsSpace(c) && c != 0xA0 {
-				ps = append(ps[:i+1], append([]part{{"literal", "\u00a0"}}, ps[i+1:]...)...)
+				ps = append(ps[:i+1], append([]part{{Type: "literal", Value: "\u00a0"}}, ps[i+1:]...)...)
 			}
 		}
 		if i > 0 && isNumberPart(ps[i-1].Type) {
 			c, _ := utf8.DecodeRuneInString(ps[i].Value)
 			if !unicode.IsSymbol(c) && !unicode.IsSpace(c) && c != 0xA0 {
-				ps = append(ps[:i], append([]part{{"literal", "\u00a0"}}, ps[i:]...)...)
+				ps = append(ps[:i], append([]part{{Type: "literal", Value: "\u00a0"}}, ps[i:]...)...)
 				i++
 			}
 		}
@@ -244,17 +244,17 @@ func (f *numberFormatter) currencyName(num []part, count string) []part {
 	for up != "" {
 		i := strings.IndexByte(up, '{')
 		if i < 0 || i+2 >= len(up) {
-			out = append(out, part{"literal", up})
+			out = append(out, part{Type: "literal", Value: up})
 			break
 		}
 		if i > 0 {
-			out = append(out, part{"literal", up[:i]})
+			out = append(out, part{Type: "literal", Value: up[:i]})
 		}
 		switch up[i+1] {
 		case '0':
 			out = append(out, num...)
 		case '1':
-			out = append(out, part{"currency", name})
+			out = append(out, part{Type: "currency", Value: name})
 		}
 		up = up[i+3:]
 	}

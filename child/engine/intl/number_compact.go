@@ -126,13 +126,13 @@ func splitCompact(ps []part) []part {
 		core := strings.TrimRightFunc(trimmedL, isSpaceLike)
 		trail := trimmedL[len(core):]
 		if lead != "" {
-			out = append(out, part{"literal", lead})
+			out = append(out, part{Type: "literal", Value: lead})
 		}
 		if core != "" {
-			out = append(out, part{"compact", core})
+			out = append(out, part{Type: "compact", Value: core})
 		}
 		if trail != "" {
-			out = append(out, part{"literal", trail})
+			out = append(out, part{Type: "literal", Value: trail})
 		}
 	}
 	return out

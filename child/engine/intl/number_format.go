@@ -12,6 +12,7 @@ import (
 type part struct {
 	Type  string `json:"type"`
 	Value string `json:"value"`
+	Unit  string `json:"unit,omitempty"` // RelativeTimeFormat's number parts
 }
 
 // numberFormatter is a NumberFormat ready to format: its resolved
@@ -155,10 +156,10 @@ func (f *numberFormatter) formatParts(x decimal) []part {
 	r := f.r
 	var parts []part
 	if x.nan {
-		return f.affix(x, false, []part{{"nan", f.symbol("nan")}}, "", nil)
+		return f.affix(x, false, []part{{Type: "nan", Value: f.symbol("nan")}}, "", nil)
 	}
 	if x.inf {
-		return f.affix(x, false, []part{{"infinity", f.symbol("infinity")}}, "", nil)
+		return f.affix(x, false, []part{{Type: "infinity", Value: f.symbol("infinity")}}, "", nil)
 	}
 	if r.Style == "percent" {
 		x = x.shift(2)
@@ -172,13 +173,13 @@ func (f *numberFormatter) formatParts(x decimal) []part {
 	y, show := r.roundValue(x)
 	parts = f.numberParts(y, show, compact != nil || r.Notation == "standard")
 	if r.Notation == "scientific" || r.Notation == "engineering" {
-		parts = append(parts, part{"exponentSeparator", f.symbol("exponential")})
+		parts = append(parts, part{Type: "exponentSeparator", Value: f.symbol("exponential")})
 		e := exponent
 		if e < 0 {
-			parts = append(parts, part{"exponentMinusSign", f.symbol("minusSign")})
+			parts = append(parts, part{Type: "exponentMinusSign", Value: f.symbol("minusSign")})
 			e = -e
 		}
-		parts = append(parts, part{"exponentInteger", f.transliterate(strconv.Itoa(e))})
+		parts = append(parts, part{Type: "exponentInteger", Value: f.transliterate(strconv.Itoa(e))})
 	}
 	return f.affix(y, true, parts, f.pluralOf(y, show), compact)
 }
@@ -220,15 +221,15 @@ func (f *numberFormatter) numberParts(y decimal, show int, grouping bool) []part
 		groups = append([]string{rest}, groups...)
 		for i, g := range groups {
 			if i > 0 {
-				parts = append(parts, part{"group", f.symbol("group")})
+				parts = append(parts, part{Type: "group", Value: f.symbol("group")})
 			}
-			parts = append(parts, part{"integer", f.transliterate(g)})
+			parts = append(parts, part{Type: "integer", Value: f.transliterate(g)})
 		}
 	} else {
-		parts = append(parts, part{"integer", f.transliterate(in)})
+		parts = append(parts, part{Type: "integer", Value: f.transliterate(in)})
 	}
 	if show > 0 {
-		parts = append(parts, part{"decimal", f.symbol("decimal")}, part{"fraction", f.transliterate(fr)})
+		parts = append(parts, part{Type: "decimal", Value: f.symbol("decimal")}, part{Type: "fraction", Value: f.transliterate(fr)})
 	}
 	return parts
 }

@@ -302,6 +302,7 @@ function partsArray(parts) {
     const p = {};
     dataProperty(p, "type", parts[i].type);
     dataProperty(p, "value", parts[i].value);
+    if (parts[i].unit !== undefined) dataProperty(p, "unit", parts[i].unit);
     dataProperty(out, i, p);
   }
   return out;
@@ -379,13 +380,72 @@ methods(Collator.prototype, {
 });
 tag(Collator.prototype, "Intl.Collator");
 
+// --- ListFormat and RelativeTimeFormat ---
+
+// simpleFormatter makes a constructor whose instances keep a handle and
+// whose methods hand it to the host: name, the options it reads, and
+// the methods as {name: [op, argument converter]}.
+function simpleFormatter(name, spec, table) {
+  const slotsOf = new WeakMapIntrinsic();
+  function of(x, method) {
+    const slots = typeof x === "object" && x !== null ? apply(weakGet, slotsOf, [x]) : undefined;
+    if (slots === undefined) {
+      throw new TypeErrorIntrinsic("Method Intl." + name + ".prototype." + method + " called on incompatible receiver " + describeReceiver(x));
+    }
+    return slots;
+  }
+  const C = function (locales, options) {
+    if (new.target === undefined) throw new TypeErrorIntrinsic("Constructor Intl." + name + " requires 'new'");
+    const tags = canonicalLocales(locales);
+    const opts = readOptions(optionsObject(options, "Intl." + name), spec);
+    const handle = call(table.resolve, stringify(tags), stringify(opts));
+    apply(weakSet, slotsOf, [this, { handle: handle, resolved: parse(handle) }]);
+  };
+  defineProperty(C, "name", { value: name, writable: false, enumerable: false, configurable: true });
+  constructorPrototype(C);
+  noLength(C);
+  methods(C, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
+  methods(C.prototype, {
+    format(a, b) { return call(table.format, of(this, "format").handle, table.argument(a, b)); },
+    formatToParts(a, b) { return partsArray(parse(call(table.parts, of(this, "formatToParts").handle, table.argument(a, b)))); },
+    resolvedOptions() { return resolvedCopy(of(this, "resolvedOptions").resolved); },
+  });
+  tag(C.prototype, "Intl." + name);
+  return C;
+}
+
+// stringList is StringListFromIterable.
+function stringList(iterable) {
+  const out = [];
+  if (iterable === undefined) return out;
+  for (const v of iterable) {
+    if (typeof v !== "string") throw new TypeErrorIntrinsic("Iterable yielded " + StringIntrinsic(v) + " which is not a string");
+    out[out.length] = v;
+  }
+  return out;
+}
+const ListFormat = simpleFormatter("ListFormat", ["localeMatcher", "s", "type", "s", "style", "s"], {
+  resolve: "lf.resolve", format: "lf.format", parts: "lf.parts",
+  argument(list) { return stringify(stringList(list)); },
+});
+const RelativeTimeFormat = simpleFormatter("RelativeTimeFormat", ["localeMatcher", "s", "numberingSystem", "s", "style", "s", "numeric", "s"], {
+  resolve: "rtf.resolve", format: "rtf.format", parts: "rtf.parts",
+  argument(value, unit) {
+    const n = NumberIntrinsic(value);
+    return (objectIs(n, -0) ? "-0" : StringIntrinsic(n)) + "\0" + StringIntrinsic(unit);
+  },
+});
+
 // --- Intl ---
 
 const IntlObject = {};
 methods(IntlObject, {
   getCanonicalLocales(locales) { return list(canonicalLocales(locales)); },
 });
-methods(IntlObject, { Collator: Collator, DateTimeFormat: DateTimeFormat, NumberFormat: NumberFormat, PluralRules: PluralRules });
+methods(IntlObject, {
+  Collator: Collator, DateTimeFormat: DateTimeFormat, ListFormat: ListFormat, NumberFormat: NumberFormat,
+  PluralRules: PluralRules, RelativeTimeFormat: RelativeTimeFormat,
+});
 tag(IntlObject, "Intl");
 defineGlobal("Intl", IntlObject, false);
 

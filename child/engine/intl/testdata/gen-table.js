@@ -183,6 +183,25 @@ cases.push(
   `Object.prototype.toString.call(new Intl.Collator())`, `Intl.Collator.supportedLocalesOf(["sv-SE", "xx"])`,
   `new Intl.Collator().compare.length`, `["b", "a", "C", "c", "B", "A"].sort(Intl.Collator().compare)`,
 );
+// ListFormat and RelativeTimeFormat.
+for (const l of locales) {
+  for (const o of [{}, { type: "disjunction" }, { type: "unit" }, { style: "short" }, { type: "unit", style: "narrow" }]) {
+    for (const items of [[], ["Ana"], ["Ana", "Ivan"], ["Ana", "Ivan", "Olga"], ["a", "b", "c", "d"]]) {
+      cases.push(`new Intl.ListFormat(${lit(l)}, ${lit(o)}).format(${lit(items)})`);
+    }
+  }
+  cases.push(`new Intl.ListFormat(${lit(l)}).formatToParts(["x", "y", "z"])`, `new Intl.ListFormat(${lit(l)}).resolvedOptions()`);
+  for (const o of [{}, { numeric: "auto" }, { style: "short" }, { style: "narrow", numeric: "auto" }]) {
+    for (const [v, u] of [[-1, "day"], [0, "day"], [1, "day"], [2, "day"], [-2, "day"], [3, "hours"], [-5, "minute"], [1, "week"],
+      [-1, "month"], [2, "quarter"], [-22, "year"], [1000.5, "seconds"], [-0, "second"], [1.5, "year"]]) {
+      cases.push(`new Intl.RelativeTimeFormat(${lit(l)}, ${lit(o)}).format(${Object.is(v, -0) ? "-0" : v}, ${lit(u)})`);
+    }
+  }
+  cases.push(`new Intl.RelativeTimeFormat(${lit(l)}).formatToParts(-1234.5, "day")`, `new Intl.RelativeTimeFormat(${lit(l)}).resolvedOptions()`);
+}
+cases.push(`new Intl.ListFormat("en", {type: "x"})`, `new Intl.ListFormat("en").format(["a", 1])`, `Intl.ListFormat("en")`,
+  `new Intl.RelativeTimeFormat("en").format(NaN, "day")`, `new Intl.RelativeTimeFormat("en").format(1, "fortnight")`,
+  `new Intl.RelativeTimeFormat("en", {numeric: "x"})`, `Intl.RelativeTimeFormat.length`, `Intl.ListFormat.supportedLocalesOf("ko-KR")`);
 const out = cases.map((expr) => {
   try {
     return { expr, value: (0, eval)(`(${expr})`) };
