@@ -73,7 +73,7 @@ func run(src, out string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", cldr, err)
 		}
-		if err := writeJSON(filepath.Join(out, cldr+".json"), data); err != nil {
+		if err := writeLocale(out, cldr, data); err != nil {
 			return err
 		}
 	}
@@ -81,6 +81,17 @@ func run(src, out string) error {
 	if err != nil {
 		return err
 	}
+	// The tables looked up by key (aliases, numbering systems' digits,
+	// zones, metazones, hour cycles) go to one sorted text file the
+	// engine searches without decoding it; the day period rules only
+	// DateTimeFormat reads go to a file of their own.
+	if err := writeLookup(filepath.Join(out, "lookup.txt"), sup); err != nil {
+		return err
+	}
+	if err := writeJSON(filepath.Join(out, "dayperiods.json"), sup["dayPeriodRules"]); err != nil {
+		return err
+	}
+	delete(sup, "dayPeriodRules")
 	return writeJSON(filepath.Join(out, "supplemental.json"), sup)
 }
 
@@ -371,6 +382,80 @@ func flattenZones(prefix string, v any) map[string]any {
 		}
 	}
 	return out
+}
+
+// lookupKinds are the tables of lookup.txt: a line is "KIND:KEY\tVALUE".
+var lookupKinds = map[string]string{
+	"languageAlias": "la", "territoryAlias": "ta", "scriptAlias": "sa", "numberingDigits": "nu",
+	"zoneNames": "zn", "metaZones": "mz", "timeData": "td",
+}
+
+func writeLookup(path string, sup map[string]any) error {
+	var lines []string
+	for table, kind := range lookupKinds {
+		var m map[string]any
+		switch v := sup[table].(type) {
+		case map[string]any:
+			m = v
+		case map[string]string:
+			m = map[string]any{}
+			for k, x := range v {
+				m[k] = x
+			}
+		}
+		for k, v := range m {
+			var value string
+			switch x := v.(type) {
+			case string:
+				value = x
+			default:
+				b, err := json.Marshal(x)
+				if err != nil {
+					return err
+				}
+				value = string(b)
+			}
+			lines = append(lines, kind+":"+k+"\t"+value)
+		}
+		delete(sup, table)
+	}
+	sort.Strings(lines)
+	return os.WriteFile(path, []byte("\n"+strings.Join(lines, "\n")+"\n"), 0o644)
+}
+
+// writeLocale writes a locale's data in the pieces the engine decodes
+// apart, each when first needed: numbers (LOCALE.json), dates
+// (LOCALE.dates.json), list and relative-time words (LOCALE.words.json),
+// and currencies one per line ("CODE\tJSON", LOCALE.currencies), found
+// without decoding the others.
+func writeLocale(out, cldr string, data map[string]any) error {
+	base := filepath.Join(out, cldr)
+	if err := writeJSON(base+".dates.json", data["dates"]); err != nil {
+		return err
+	}
+	if err := writeJSON(base+".words.json", map[string]any{"lists": data["lists"], "relative": data["relative"]}); err != nil {
+		return err
+	}
+	var cur strings.Builder
+	codes := make([]string, 0, len(obj(data["currencies"])))
+	for code := range obj(data["currencies"]) {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		b, err := json.Marshal(obj(data["currencies"])[code])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&cur, "%s\t%s\n", code, b)
+	}
+	if err := os.WriteFile(base+".currencies", []byte(cur.String()), 0o644); err != nil {
+		return err
+	}
+	for _, k := range []string{"dates", "lists", "relative", "currencies"} {
+		delete(data, k)
+	}
+	return writeJSON(base+".json", data)
 }
 
 func writeJSON(path string, v any) error {

@@ -11,9 +11,11 @@
 package intl
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -21,7 +23,7 @@ import (
 // data is the generated CLDR subset: one file per CLDR locale and the
 // supplemental data they share (build/intl).
 //
-//go:embed data/*.json data/zoneinfo.zip
+//go:embed data/*.json data/*.currencies data/lookup.txt data/zoneinfo.zip
 var data embed.FS
 
 // supplementalData is what every locale shares.
@@ -34,36 +36,75 @@ type supplementalData struct {
 		Digits   string `json:"_digits"`
 		Rounding string `json:"_rounding"`
 	} `json:"currencyDigits"`
-	NumberingDigits map[string]string `json:"numberingDigits"`
-	// ZoneNames maps every IANA name, lower-cased, to the one Node
-	// reports (ICU's canonical: "Asia/Kolkata" is "Asia/Calcutta").
-	ZoneNames map[string]string `json:"zoneNames"`
-	// MetaZones maps a zone to its metazones over time.
-	MetaZones map[string][]struct {
-		Uses struct {
-			Zone string `json:"_mzone"`
-			From string `json:"_from"`
-			To   string `json:"_to"`
-		} `json:"usesMetazone"`
-	} `json:"metaZones"`
-	// DayPeriodRules are each language's flexible day periods.
-	DayPeriodRules map[string]map[string]struct {
-		At     string `json:"_at"`
-		From   string `json:"_from"`
-		Before string `json:"_before"`
-	} `json:"dayPeriodRules"`
-	// TimeData gives a region's preferred and allowed hour cycles.
-	TimeData map[string]struct {
-		Allowed   string `json:"_allowed"`
-		Preferred string `json:"_preferred"`
-	} `json:"timeData"`
+
 	LanguageAlias  map[string]string `json:"languageAlias"`
 	TerritoryAlias map[string]string `json:"territoryAlias"`
 	ScriptAlias    map[string]string `json:"scriptAlias"`
 	VariantAlias   map[string]string `json:"variantAlias"`
 }
 
-// localeData is one CLDR locale's data.
+// dayPeriodRules are each language's flexible day periods, which only
+// DateTimeFormat reads (data/dayperiods.json).
+var dayPeriodRules = sync.OnceValues(func() (map[string]map[string]dayPeriodRule, error) {
+	v, err := decodeFile[map[string]map[string]dayPeriodRule]("dayperiods.json")
+	if err != nil {
+		return nil, err
+	}
+	return *v, nil
+})
+
+type dayPeriodRule struct {
+	At     string `json:"_at"`
+	From   string `json:"_from"`
+	Before string `json:"_before"`
+}
+
+// lookupTable is data/lookup.txt: sorted lines "KIND:KEY\tVALUE" for the
+// tables read one key at a time (la language, ta territory and sa
+// script aliases; nu a numbering system's digits; zn a zone's name as
+// Node reports it, by its lower-cased name; mz a zone's metazones, JSON;
+// td a region's hour cycles, JSON). It is searched, never decoded
+// whole.
+var lookupTable = sync.OnceValue(func() *sortedLines {
+	b, _ := data.ReadFile("data/lookup.txt")
+	t := &sortedLines{text: b}
+	for i, c := range b {
+		if c == '\n' && i+1 < len(b) {
+			t.starts = append(t.starts, int32(i+1))
+		}
+	}
+	return t
+})
+
+// sortedLines is a text of sorted lines and where each begins.
+type sortedLines struct {
+	text   []byte
+	starts []int32
+}
+
+func (t *sortedLines) line(i int) []byte {
+	s := t.text[t.starts[i]:]
+	if j := bytes.IndexByte(s, '\n'); j >= 0 {
+		s = s[:j]
+	}
+	return s
+}
+
+// lookup finds KIND:KEY's value by binary search.
+func lookup(kind, key string) (string, bool) {
+	t := lookupTable()
+	prefix := []byte(kind + ":" + key + "\t")
+	i := sort.Search(len(t.starts), func(i int) bool { return bytes.Compare(t.line(i), prefix) >= 0 })
+	if i < len(t.starts) {
+		if l := t.line(i); bytes.HasPrefix(l, prefix) {
+			return string(l[len(prefix):]), true
+		}
+	}
+	return "", false
+}
+
+// localeData is one CLDR locale's data: its numbers, decoded with it,
+// and the rest, each decoded when first needed.
 type localeData struct {
 	CLDR    string `json:"cldr"`
 	Lang    string `json:"lang"`
@@ -73,13 +114,18 @@ type localeData struct {
 		MinimumGroupingDigits  string                  `json:"minimumGroupingDigits"`
 		Systems                map[string]numberSystem `json:"systems"`
 	} `json:"numbers"`
-	Dates *datesData `json:"dates"`
+
+	dates    func() (*datesData, error)
+	words    func() (*wordsData, error)
+	currency func(code string) map[string]string
+}
+
+// wordsData is a locale's list patterns and relative-time fields.
+type wordsData struct {
 	// Lists are the list patterns by type ("listPattern-type-or-short").
 	Lists map[string]map[string]string `json:"lists"`
 	// Relative are the relative-time fields by unit and width ("day-short").
 	Relative map[string]relativeField `json:"relative"`
-	// Currencies are decoded one at a time, when a format needs one.
-	Currencies map[string]json.RawMessage `json:"currencies"`
 }
 
 // datesData is a locale's Gregorian calendar and zone names.
@@ -185,6 +231,37 @@ func loadLocale(cldr string) (*localeData, error) {
 	if err := json.Unmarshal(b, d); err != nil {
 		return nil, fmt.Errorf("intl: data for %s: %w", cldr, err)
 	}
+	d.dates = sync.OnceValues(func() (*datesData, error) { return decodeFile[datesData](cldr + ".dates.json") })
+	d.words = sync.OnceValues(func() (*wordsData, error) { return decodeFile[wordsData](cldr + ".words.json") })
+	currencies, _ := data.ReadFile("data/" + cldr + ".currencies")
+	d.currency = func(code string) map[string]string { return findCurrency(currencies, code) }
 	loaded[cldr] = d
 	return d, nil
+}
+
+func decodeFile[T any](name string) (*T, error) {
+	b, err := data.ReadFile("data/" + name)
+	if err != nil {
+		return nil, fmt.Errorf("intl: no data %s: %w", name, err)
+	}
+	v := new(T)
+	if err := json.Unmarshal(b, v); err != nil {
+		return nil, fmt.Errorf("intl: data %s: %w", name, err)
+	}
+	return v, nil
+}
+
+// findCurrency decodes one line ("CODE\tJSON") of a locale's currencies.
+func findCurrency(lines []byte, code string) map[string]string {
+	key := []byte(code + "\t")
+	for len(lines) > 0 {
+		line, rest, _ := bytes.Cut(lines, []byte("\n"))
+		if bytes.HasPrefix(line, key) {
+			var m map[string]string
+			json.Unmarshal(line[len(key):], &m)
+			return m
+		}
+		lines = rest
+	}
+	return nil
 }

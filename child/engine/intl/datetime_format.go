@@ -3,6 +3,7 @@ package intl
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -16,9 +17,9 @@ import (
 // copied by make intl-data), read from the binary: a child has no file
 // system to load them from.
 var (
-	zonesMu sync.Mutex
-	zones   = map[string]*time.Location{}
-	zoneZip = sync.OnceValues(func() (*zip.Reader, error) {
+	zonesMu   sync.Mutex
+	locations = map[string]*time.Location{}
+	zoneZip   = sync.OnceValues(func() (*zip.Reader, error) {
 		b, err := data.ReadFile("data/zoneinfo.zip")
 		if err != nil {
 			return nil, fmt.Errorf("intl: the time zone data is missing (make intl-data): %w", err)
@@ -33,7 +34,7 @@ func location(name string) (*time.Location, error) {
 	}
 	zonesMu.Lock()
 	defer zonesMu.Unlock()
-	if l, ok := zones[name]; ok {
+	if l, ok := locations[name]; ok {
 		return l, nil
 	}
 	z, err := zoneZip()
@@ -53,22 +54,23 @@ func location(name string) (*time.Location, error) {
 	if err != nil {
 		return nil, rangeError("Invalid time zone specified: " + name)
 	}
-	zones[name] = l
+	locations[name] = l
 	return l, nil
 }
 
 // dateFormatter formats with a resolved DateTimeFormat.
 type dateFormatter struct {
-	h       *dateHandle
-	fields  []patternField
-	d       *datesData
-	loc     *time.Location
-	digits  []rune
-	zone    string
-	sup     *supplementalData
-	decimal string
-	lang    string
-	cldr    string
+	h          *dateHandle
+	fields     []patternField
+	d          *datesData
+	loc        *time.Location
+	digits     []rune
+	zone       string
+	sup        *supplementalData
+	dayPeriods map[string]map[string]dayPeriodRule
+	decimal    string
+	lang       string
+	cldr       string
 }
 
 func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
@@ -84,14 +86,22 @@ func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &dateFormatter{h: h, fields: parseDatePattern(h.Pattern), d: ld.Dates, loc: l, zone: h.Resolved.TimeZone, sup: sup}
+	dd, err := ld.dates()
+	if err != nil {
+		return nil, err
+	}
+	rules, err := dayPeriodRules()
+	if err != nil {
+		return nil, err
+	}
+	f := &dateFormatter{h: h, fields: parseDatePattern(h.Pattern), d: dd, loc: l, zone: h.Resolved.TimeZone, sup: sup, dayPeriods: rules}
 	f.lang, f.cldr = ld.Lang, ld.CLDR
 	f.decimal = "."
 	if sys, ok := ld.Numbers.Systems[h.Resolved.NumberingSystem]; ok && sys.Symbols["decimal"] != "" {
 		f.decimal = sys.Symbols["decimal"]
 	}
 	if h.Resolved.NumberingSystem != "latn" {
-		f.digits = []rune(sup.NumberingDigits[h.Resolved.NumberingSystem])
+		f.digits = []rune(digitsOf(h.Resolved.NumberingSystem))
 	}
 	return f, nil
 }
@@ -283,7 +293,16 @@ func (f *dateFormatter) zoneName(t time.Time, fl patternField) string {
 // metazone is the metazone the zone used at t (CLDR metaZones).
 func (f *dateFormatter) metazone(t time.Time) string {
 	at := t.UTC().Format("2006-01-02 15:04")
-	for _, p := range f.sup.MetaZones[f.zone] {
+	text, _ := lookup("mz", f.zone)
+	var periods []struct {
+		Uses struct {
+			Zone string `json:"_mzone"`
+			From string `json:"_from"`
+			To   string `json:"_to"`
+		} `json:"usesMetazone"`
+	}
+	json.Unmarshal([]byte(text), &periods)
+	for _, p := range periods {
 		u := p.Uses
 		// ICU's metazone mappings begin in 1970 unless they say otherwise.
 		from := u.From
@@ -337,9 +356,9 @@ func (f *dateFormatter) gmtOffset(t time.Time, long bool) string {
 func (f *dateFormatter) flexibleDayPeriod(t time.Time, count int) string {
 	names := f.d.DayPeriods["format"][widthName(count)]
 	hm := fmt.Sprintf("%02d:%02d", t.Hour(), t.Minute())
-	rules, ok := f.sup.DayPeriodRules[f.cldr]
+	rules, ok := f.dayPeriods[f.cldr]
 	if !ok {
-		rules = f.sup.DayPeriodRules[f.lang]
+		rules = f.dayPeriods[f.lang]
 	}
 	for name, r := range rules {
 		if r.At != "" || names[name] == "" {

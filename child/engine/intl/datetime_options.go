@@ -66,8 +66,9 @@ type dateHandle struct {
 
 // canonicalZone is the time zone as Node reports it, or "" when it is
 // no IANA zone.
-func canonicalZone(sup *supplementalData, tz string) string {
-	return sup.ZoneNames[strings.ToLower(tz)]
+func canonicalZone(tz string) string {
+	name, _ := lookup("zn", strings.ToLower(tz))
+	return name
 }
 
 // resolveDateTimeFormat is CreateDateTimeFormat after the options were
@@ -109,7 +110,7 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 		}
 	}
 	if o.TimeZone != nil {
-		if r.TimeZone = canonicalZone(sup, *o.TimeZone); r.TimeZone == "" {
+		if r.TimeZone = canonicalZone(*o.TimeZone); r.TimeZone == "" {
 			return nil, rangeError("Invalid time zone specified: " + *o.TimeZone)
 		}
 	}
@@ -128,9 +129,9 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 	if err != nil {
 		return nil, err
 	}
-	d := loc.data.Dates
-	if d == nil {
-		return nil, typeError("intl: no calendar data for " + loc.locale)
+	d, err := loc.data.dates()
+	if err != nil {
+		return nil, err
 	}
 	region := regionOf(loc.locale)
 	h := &dateHandle{Resolved: r}
@@ -139,9 +140,9 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 			return nil, err
 		}
 		r.DateStyle, r.TimeStyle = ds, ts
-		h.Pattern = styleHourCycle(d, ds, ts, hourCycleFor(sup, region, hc, o.Hour12, ""))
+		h.Pattern = styleHourCycle(d, ds, ts, hourCycleFor(region, hc, o.Hour12, ""))
 	} else {
-		h.Pattern = bestPattern(d, skeletonOf(withDefaults(o, c, fsd), fsd, tzn), hourCycleFor(sup, region, hc, o.Hour12, ""))
+		h.Pattern = bestPattern(d, skeletonOf(withDefaults(o, c, fsd), fsd, tzn), hourCycleFor(region, hc, o.Hour12, ""))
 	}
 	resolveFields(r, h.Pattern, c["dayPeriod"] != "")
 	if r.Hour != "" || r.TimeStyle != "" {

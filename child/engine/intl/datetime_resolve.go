@@ -1,17 +1,24 @@
 package intl
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // hourCycleFor is the hour cycle of a format: hour12 first (ECMA-402's
 // rule from the locale's default, which V8 follows: en-US with
 // hour12 false is h24), then hourCycle or -u-hc-, then the region's
 // preferred cycle (CLDR timeData).
-func hourCycleFor(sup *supplementalData, region, hc string, hour12 *bool, _ string) string {
+func hourCycleFor(region, hc string, hour12 *bool, _ string) string {
 	def := "h23"
-	td, ok := sup.TimeData[region]
-	if !ok {
-		td = sup.TimeData["001"]
+	var td struct {
+		Preferred string `json:"_preferred"`
 	}
+	text, ok := lookup("td", region)
+	if !ok {
+		text, _ = lookup("td", "001")
+	}
+	json.Unmarshal([]byte(text), &td)
 	switch strings.TrimSpace(td.Preferred) {
 	case "h":
 		def = "h12"

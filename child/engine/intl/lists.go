@@ -58,7 +58,11 @@ func formatList(handle, items string) ([]part, error) {
 	if r.Style != "long" {
 		key += "-" + r.Style
 	}
-	p := d.Lists[key]
+	w, err := d.words()
+	if err != nil {
+		return nil, err
+	}
+	p := w.Lists[key]
 	elem := func(s string) part { return part{Type: "element", Value: s} }
 	switch len(list) {
 	case 0:
@@ -193,7 +197,11 @@ func formatRelative(handle, arg string) ([]part, error) {
 	if r.Style != "long" {
 		key += "-" + r.Style
 	}
-	field := d.Relative[key]
+	w, err := d.words()
+	if err != nil {
+		return nil, err
+	}
+	field := w.Relative[key]
 	if r.Numeric == "auto" && x.fracDigits() == 0 {
 		in, _ := x.intAndFrac(0)
 		n := in

@@ -185,15 +185,15 @@ func (t *tag) parseUnicodeExtension(subs []string) bool {
 
 // canonicalize applies CLDR's aliases and UTS 35's ordering.
 func (t *tag) canonicalize(sup *supplementalData) {
-	if r, ok := sup.LanguageAlias[t.lang+"-"+t.region]; ok && t.region != "" {
+	if r, ok := lookup("la", t.lang+"-"+t.region); ok && t.region != "" {
 		t.applyLanguageAlias(r, true)
-	} else if r, ok := sup.LanguageAlias[t.lang]; ok {
+	} else if r, ok := lookup("la", t.lang); ok {
 		t.applyLanguageAlias(r, false)
 	}
-	if r, ok := sup.ScriptAlias[strings.ToLower(t.script)]; ok && t.script != "" {
+	if r, ok := lookup("sa", strings.ToLower(t.script)); ok && t.script != "" && r != "" {
 		t.script = strings.ToUpper(r[:1]) + r[1:]
 	}
-	if r, ok := sup.TerritoryAlias[t.region]; ok && t.region != "" {
+	if r, ok := lookup("ta", t.region); ok && t.region != "" {
 		t.region, _, _ = strings.Cut(r, " ")
 	}
 	sort.Strings(t.variants)

@@ -333,7 +333,7 @@ func (r *numberResolved) numberingSystem(sup *supplementalData, loc *resolved, o
 	// The numbering system: the option, else the -u-nu- keyword, if the
 	// locale has symbols for it or it is a numeric system with digits.
 	pick := func(nu string) bool {
-		if _, ok := sup.NumberingDigits[nu]; ok {
+		if _, ok := lookup("nu", nu); ok {
 			r.NumberingSystem = nu
 			return true
 		}
@@ -372,6 +372,12 @@ func useGrouping(v any, notation string) (any, error) {
 		}
 	}
 	return "auto", nil
+}
+
+// digitsOf is a numeric numbering system's ten digits.
+func digitsOf(nu string) string {
+	d, _ := lookup("nu", nu)
+	return d
 }
 
 // errNoUnits: the unit style is not built; V8's error for a unit it

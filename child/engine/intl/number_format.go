@@ -51,7 +51,7 @@ func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
 	}
 	f.sys = sys
 	if r.NumberingSystem != "latn" {
-		f.digits = []rune(sup.NumberingDigits[r.NumberingSystem])
+		f.digits = []rune(digitsOf(r.NumberingSystem))
 	}
 	f.minGrp, _ = strconv.Atoi(d.Numbers.MinimumGroupingDigits)
 	f.decimal = f.readDecimalStandard()
@@ -66,7 +66,7 @@ func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
 		}
 	}
 	if r.Currency != "" {
-		json.Unmarshal(d.Currencies[r.Currency], &f.currencyInfo)
+		f.currencyInfo = d.currency(r.Currency)
 	}
 	if r.Notation == "compact" {
 		f.compact = f.readCompactTable()

@@ -1,0 +1,100 @@
+package intl
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Behaviour is held to Node's by child/engine's TestIntlNodeTable; these
+// test the pieces that table cannot see into.
+
+// TestLookupFindsEveryLine: the binary search over lookup.txt finds each
+// line's value by its kind and key, and nothing for a key it lacks.
+func TestLookupFindsEveryLine(t *testing.T) {
+	b, err := data.ReadFile("data/lookup.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		kv, value, _ := strings.Cut(string(line), "\t")
+		kind, key, _ := strings.Cut(kv, ":")
+		got, ok := lookup(kind, key)
+		if !ok || got != value {
+			t.Fatalf("lookup(%q, %q) = %q, %v; want %q", kind, key, got, ok, value)
+		}
+		n++
+	}
+	if n < 1000 {
+		t.Fatalf("lookup.txt has %d lines", n)
+	}
+	for _, k := range []string{"", "zz", "America/New_Yor", "America/New_York/x"} {
+		if v, ok := lookup("mz", k); ok {
+			t.Errorf("lookup(mz, %q) = %q, want none", k, v)
+		}
+	}
+}
+
+// TestRoundToModes: each rounding mode on the halves and near-halves of
+// both signs, exactly (the table's values are decimal arithmetic).
+func TestRoundToModes(t *testing.T) {
+	cases := []struct {
+		mode roundingMode
+		in   []string
+		want []string
+	}{
+		{"halfExpand", []string{"2.5", "-2.5", "2.45", "0.05"}, []string{"3", "-3", "2", "0"}},
+		{"halfEven", []string{"2.5", "3.5", "-2.5", "2.51"}, []string{"2", "4", "-2", "3"}},
+		{"halfTrunc", []string{"2.5", "2.51", "-2.5"}, []string{"2", "3", "-2"}},
+		{"ceil", []string{"2.1", "-2.9", "2"}, []string{"3", "-2", "2"}},
+		{"floor", []string{"2.9", "-2.1"}, []string{"2", "-3"}},
+		{"expand", []string{"2.0001", "-2.0001"}, []string{"3", "-3"}},
+		{"trunc", []string{"2.9999", "-2.9999"}, []string{"2", "-2"}},
+		{"halfCeil", []string{"2.5", "-2.5"}, []string{"3", "-2"}},
+		{"halfFloor", []string{"2.5", "-2.5"}, []string{"2", "-3"}},
+	}
+	for _, c := range cases {
+		for i, in := range c.in {
+			d := parseDecimal(in).roundTo(0, 1, c.mode)
+			got, _ := d.intAndFrac(0)
+			if d.neg && !d.isZero() {
+				got = "-" + got
+			}
+			if got != c.want[i] {
+				t.Errorf("%s(%s) = %s, want %s", c.mode, in, got, c.want[i])
+			}
+		}
+	}
+	// A million digits round as their first few say.
+	long := parseNumericString("0." + strings.Repeat("4", 1<<20) + "9")
+	if got, fr := long.roundTo(3, 1, "halfExpand").intAndFrac(3); got+"."+fr != "0.444" {
+		t.Errorf("long string rounds to %s.%s", got, fr)
+	}
+}
+
+// TestParseNumericString: StringNumericLiteral's forms.
+func TestParseNumericString(t *testing.T) {
+	for in, want := range map[string]string{
+		" 12 ": "12", "0x1F": "31", "0b101": "5", "0o17": "15", "1e3": "1000", ".5": "0.5", "-0.0": "0",
+		"1_000": "NaN", "abc": "NaN", "": "0", "+Infinity": "Inf", "1e": "NaN", "0x": "NaN",
+	} {
+		d := parseNumericString(in)
+		var got string
+		switch {
+		case d.nan:
+			got = "NaN"
+		case d.inf:
+			got = "Inf"
+		default:
+			i, f := d.intAndFrac(0)
+			got = i
+			if f != "" {
+				got += "." + f
+			}
+		}
+		if got != want {
+			t.Errorf("parseNumericString(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
