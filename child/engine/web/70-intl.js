@@ -528,3 +528,23 @@ methods(StringIntrinsic.prototype, {
     return compareWith(slots, s, t);
   },
 });
+
+// Array.prototype.toLocaleString hands its locales and options to each
+// element's toLocaleString, as ECMA-402 says (QuickJS's passes none).
+const ArrayProto = Array.prototype;
+methods(ArrayProto, {
+  toLocaleString(locales, options) {
+    if (this === undefined || this === null) {
+      throw new TypeErrorIntrinsic("Array.prototype.toLocaleString called on null or undefined");
+    }
+    const o = ObjectIntrinsic(this);
+    const len = mathMin(NumberIntrinsic(o.length) || 0, 9007199254740991);
+    let out = "";
+    for (let k = 0; k < len; k++) {
+      if (k > 0) out += ",";
+      const v = o[k];
+      if (v !== undefined && v !== null) out += StringIntrinsic(v.toLocaleString(locales, options));
+    }
+    return out;
+  },
+});

@@ -202,6 +202,10 @@ for (const l of locales) {
 cases.push(`new Intl.ListFormat("en", {type: "x"})`, `new Intl.ListFormat("en").format(["a", 1])`, `Intl.ListFormat("en")`,
   `new Intl.RelativeTimeFormat("en").format(NaN, "day")`, `new Intl.RelativeTimeFormat("en").format(1, "fortnight")`,
   `new Intl.RelativeTimeFormat("en", {numeric: "x"})`, `Intl.RelativeTimeFormat.length`, `Intl.ListFormat.supportedLocalesOf("ko-KR")`);
+// Array.prototype.toLocaleString hands its arguments on; Chinese sorts.
+cases.push(`[1234.5, new Date(0), null, "x", 12n].toLocaleString("de-DE")`, `[[1, 2], 3].toLocaleString("en-IN", {style: "percent"})`,
+  `Array.prototype.toLocaleString.call({length: 2, 0: 1e6, 1: undefined}, "fr-FR")`, `[].toLocaleString()`,
+  `["中", "文", "字", "a"].sort(new Intl.Collator("zh-CN").compare)`, `["さ", "か", "あ", "ア"].sort(new Intl.Collator("ja-JP").compare)`);
 const out = cases.map((expr) => {
   try {
     return { expr, value: (0, eval)(`(${expr})`) };
