@@ -45,7 +45,7 @@ var promised = []string{"contract", "supervisor", "client", "child"}
 
 // implementation lists the other public packages (their doc comment
 // carries implementationLine).
-var implementation = []string{"cgroup", "child/engine", "child/seccomp", "ipc", "ipc/pb", "pool", "server"}
+var implementation = []string{"cgroup", "child/engine", "child/engine/intl", "child/seccomp", "ipc", "ipc/pb", "pool", "server"}
 
 // implementationLine is the sentence each implementation package's doc
 // comment carries.

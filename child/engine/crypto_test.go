@@ -254,7 +254,7 @@ func TestCryptoGetRandomValuesAsNode(t *testing.T) {
 	out.push(all.slice(0, 8).every((x) => x === 0), all.slice(24).every((x) => x === 0));
 	const id = crypto.randomUUID();
 	out.push(typeof id, id.length, id[14], "89ab".includes(id[19]), id.split("-").map((p) => p.length));
-	return out`, contract.Limits{})
+	return out`, contract.Limits{Timeout: 10 * time.Second})
 	t.Logf("%d getRandomValues cases compared with Node", countCompared(t, res))
 }
 

@@ -8,6 +8,9 @@
 //
 // Nothing here touches guest memory: the engine's host function passes
 // strings in and out (Call).
+//
+// This package is Warden's implementation, not its API (package warden
+// lists the API).
 package intl
 
 import (
