@@ -107,7 +107,8 @@ FUZZ_TARGETS := \
 	./contract:FuzzResolve:200000 \
 	./internal/strictjson:FuzzCheck:60000 \
 	./internal/strictjson:FuzzUnmarshalStruct:60000 \
-	./server:FuzzDecodeExecuteBody:8000
+	./server:FuzzDecodeExecuteBody:8000 \
+	./child/engine/intl:FuzzCall:20000
 fuzz: $(WASM) $(INTL) $(WAZERO_DEP)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; execs=$${rest#*:}; \

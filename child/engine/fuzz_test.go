@@ -83,7 +83,7 @@ func FuzzHostCallArgs(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names := []string{hostFnSHA256, hostFnRequest, hostFnLog, hostFnRandom, hostFnDigest, hostFnHMACSign, hostFnHMACVerify, hostFnSource}
+		names := []string{hostFnSHA256, hostFnRequest, hostFnLog, hostFnRandom, hostFnDigest, hostFnHMACSign, hostFnHMACVerify, hostFnSource, hostFnIntl}
 		name := names[int(a)%len(names)]
 		namePtr, _, err := vm.writeBytes([]byte(name))
 		if err != nil {

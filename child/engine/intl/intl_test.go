@@ -2,6 +2,7 @@ package intl
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -97,4 +98,32 @@ func TestParseNumericString(t *testing.T) {
 			t.Errorf("parseNumericString(%q) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// FuzzCall: whatever the guest hands the host function (an operation,
+// locales, options, a handle, a value), Call answers or errs, and
+// never panics; an error the guest sees is a TypeError or RangeError.
+func FuzzCall(f *testing.F) {
+	handle, _ := Call("nf.resolve", `["de-DE"]`, `{"style":"currency","currency":"EUR"}`)
+	dateHandle, _ := Call("dtf.resolve", `["ja-JP"]`, `{"required":"any","defaults":"all","timeZone":"Asia/Tokyo"}`)
+	f.Add(0, `["en-US"]`, `{}`)
+	f.Add(1, `["x-EN","de-u-nu-arab"]`, `{"notation":"compact","maximumSignificantDigits":"3"}`)
+	f.Add(2, handle, `s:  1e400`)
+	f.Add(3, dateHandle, `8.64e15`)
+	f.Add(4, `["zh-Hant-TW"]`, `{"timeZone":"america/new_york","hourCycle":"h24","fractionalSecondDigits":"2"}`)
+	f.Add(5, `["sv"]`, `{"sensitivity":"case","caseFirst":"upper"}`)
+	f.Add(6, `{"locale":"en","type":"disjunction","style":"short"}`, `["a","b","c"]`)
+	f.Add(7, `{"locale":"ru","style":"narrow","numeric":"auto","numberingSystem":"latn"}`, "-2\x00days")
+	ops := []string{"canonicalize", "nf.resolve", "nf.parts", "dtf.parts", "dtf.resolve", "co.resolve", "lf.format", "rtf.format",
+		"supported", "pr.resolve", "pr.select", "co.key", "co.compare", "nf.format", "dtf.format", "lf.parts", "rtf.parts", "pr.categories", "lf.resolve", "rtf.resolve"}
+	f.Fuzz(func(t *testing.T, op int, a, b string) {
+		if op < 0 {
+			op = -op
+		}
+		_, err := Call(ops[op%len(ops)], a, b)
+		var ie *Error
+		if err != nil && errors.As(err, &ie) && ie.Name != "TypeError" && ie.Name != "RangeError" {
+			t.Fatalf("error %v", err)
+		}
+	})
 }
