@@ -8,6 +8,10 @@
 # Usage: build/intl/fetch.sh OUT_DIR
 set -eu
 out=${1:?usage: fetch.sh OUT_DIR}
+# The generator needs only the repository's go.mod, not a -modfile a
+# caller's GOFLAGS names (make's points at the patched wazero, which may
+# not be prepared yet).
+export GOFLAGS=
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
