@@ -174,6 +174,10 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	names, err := g.names(cldr, obj(fields))
+	if err != nil {
+		return nil, err
+	}
 	relative := map[string]any{}
 	for _, unit := range []string{"year", "quarter", "month", "week", "day", "hour", "minute", "second"} {
 		for _, w := range []string{"", "-short", "-narrow"} {
@@ -185,6 +189,7 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 		"dates":    dates,
 		"lists":    lists,
 		"relative": relative,
+		"names":    names,
 		"cldr":     cldr,
 		"lang":     lang,
 		"numbers": map[string]any{
@@ -229,6 +234,33 @@ func (g *gen) dates(cldr string) (map[string]any, error) {
 		"dateTimeFormats": glue,
 		"timeZoneNames":   z,
 	}, nil
+}
+
+// names is a locale's display names: languages, regions, scripts, the
+// locale pattern, calendars and date fields (DisplayNames).
+func (g *gen) names(cldr string, fields map[string]any) (map[string]any, error) {
+	out := map[string]any{}
+	for _, f := range []struct{ file, key string }{{"languages", "languages"}, {"territories", "territories"}, {"scripts", "scripts"}} {
+		v, err := g.read("cldr-localenames-full", "main/"+cldr+"/"+f.file+".json", "main", cldr, "localeDisplayNames", f.key)
+		if err != nil {
+			return nil, err
+		}
+		out[f.key] = v
+	}
+	ldn, err := g.read("cldr-localenames-full", "main/"+cldr+"/localeDisplayNames.json", "main", cldr, "localeDisplayNames")
+	if err != nil {
+		return nil, err
+	}
+	out["pattern"] = obj(ldn)["localeDisplayPattern"]
+	out["calendars"] = obj(obj(ldn)["types"])["calendar"]
+	dateFields := map[string]any{}
+	for k, v := range fields {
+		if name := str(obj(v)["displayName"]); name != "" {
+			dateFields[k] = name
+		}
+	}
+	out["dateFields"] = dateFields
+	return out, nil
 }
 
 // supplemental is what every locale shares: plural rules by language,
@@ -436,6 +468,9 @@ func writeLocale(out, cldr string, data map[string]any) error {
 	if err := writeJSON(base+".words.json", map[string]any{"lists": data["lists"], "relative": data["relative"]}); err != nil {
 		return err
 	}
+	if err := writeJSON(base+".names.json", data["names"]); err != nil {
+		return err
+	}
 	var cur strings.Builder
 	codes := make([]string, 0, len(obj(data["currencies"])))
 	for code := range obj(data["currencies"]) {
@@ -452,7 +487,7 @@ func writeLocale(out, cldr string, data map[string]any) error {
 	if err := os.WriteFile(base+".currencies", []byte(cur.String()), 0o644); err != nil {
 		return err
 	}
-	for _, k := range []string{"dates", "lists", "relative", "currencies"} {
+	for _, k := range []string{"dates", "lists", "relative", "currencies", "names"} {
 		delete(data, k)
 	}
 	return writeJSON(base+".json", data)

@@ -29,7 +29,7 @@ const out = [];
 for (const expr of input) {
   try {
     const v = (0, eval)("(" + expr + ")");
-    out.push({ value: v === undefined ? null : v });
+    out.push(v === undefined ? {} : { value: v });
   } catch (e) {
     out.push({ error: { name: e.name, message: e.message } });
   }

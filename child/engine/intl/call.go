@@ -37,6 +37,16 @@ var operations = map[string]func(a, b string) (string, error){
 	"dtf.resolve": func(a, b string) (string, error) { return resolveWith(a, b, resolveDateTimeFormat) },
 	"co.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveCollator) },
 	"lf.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveListFormat) },
+	"dn.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveDisplayNames) },
+	"dn.of":       displayName,
+	"values": func(a, _ string) (string, error) {
+		v, err := supportedValues(a)
+		if err != nil {
+			return "", err
+		}
+		out, err := json.Marshal(v)
+		return string(out), err
+	},
 	"rtf.resolve": func(a, b string) (string, error) { return resolveWith(a, b, resolveRelativeTimeFormat) },
 	"lf.format":   func(a, b string) (string, error) { return partsOf(formatList(a, b))(false) },
 	"lf.parts":    func(a, b string) (string, error) { return partsOf(formatList(a, b))(true) },

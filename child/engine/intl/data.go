@@ -93,6 +93,23 @@ func (t *sortedLines) line(i int) []byte {
 	return s
 }
 
+// lookupKeys are every key of a kind, in order.
+func lookupKeys(kind string) []string {
+	t := lookupTable()
+	prefix := []byte(kind + ":")
+	var out []string
+	i := sort.Search(len(t.starts), func(i int) bool { return bytes.Compare(t.line(i), prefix) >= 0 })
+	for ; i < len(t.starts); i++ {
+		l := t.line(i)
+		if !bytes.HasPrefix(l, prefix) {
+			break
+		}
+		k, _, _ := bytes.Cut(l[len(prefix):], []byte("\t"))
+		out = append(out, string(k))
+	}
+	return out
+}
+
 // lookup finds KIND:KEY's value by binary search.
 func lookup(kind, key string) (string, bool) {
 	t := lookupTable()
@@ -120,6 +137,8 @@ type localeData struct {
 
 	dates    func() (*datesData, error)
 	words    func() (*wordsData, error)
+	names    func() (*namesData, error)
+	codes    func() []string
 	currency func(code string) map[string]string
 }
 
@@ -236,7 +255,17 @@ func loadLocale(cldr string) (*localeData, error) {
 	}
 	d.dates = sync.OnceValues(func() (*datesData, error) { return decodeFile[datesData](cldr + ".dates.json") })
 	d.words = sync.OnceValues(func() (*wordsData, error) { return decodeFile[wordsData](cldr + ".words.json") })
+	d.names = sync.OnceValues(func() (*namesData, error) { return decodeFile[namesData](cldr + ".names.json") })
 	currencies, _ := data.ReadFile("data/" + cldr + ".currencies")
+	d.codes = func() []string {
+		var out []string
+		for _, line := range bytes.Split(currencies, []byte("\n")) {
+			if code, _, ok := bytes.Cut(line, []byte("\t")); ok {
+				out = append(out, string(code))
+			}
+		}
+		return out
+	}
 	d.currency = func(code string) map[string]string { return findCurrency(currencies, code) }
 	loaded[cldr] = d
 	return d, nil

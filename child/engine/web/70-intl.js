@@ -436,14 +436,47 @@ const RelativeTimeFormat = simpleFormatter("RelativeTimeFormat", ["localeMatcher
   },
 });
 
+// --- DisplayNames ---
+
+const displayNames = new WeakMapIntrinsic();
+function DisplayNames(locales, options) {
+  if (new.target === undefined) throw new TypeErrorIntrinsic("Constructor Intl.DisplayNames requires 'new'");
+  const tags = canonicalLocales(locales);
+  if (options === undefined) throw new TypeErrorIntrinsic("invalid_argument");
+  const opts = readOptions(optionsObject(options, "Intl.DisplayNames"),
+    ["localeMatcher", "s", "style", "s", "type", "s", "fallback", "s", "languageDisplay", "s"]);
+  const handle = call("dn.resolve", stringify(tags), stringify(opts));
+  apply(weakSet, displayNames, [this, { handle: handle, resolved: parse(handle) }]);
+}
+function displayNamesOf(x, method) {
+  const slots = typeof x === "object" && x !== null ? apply(weakGet, displayNames, [x]) : undefined;
+  if (slots === undefined) {
+    throw new TypeErrorIntrinsic("Method Intl.DisplayNames.prototype." + method + " called on incompatible receiver " + describeReceiver(x));
+  }
+  return slots;
+}
+constructorPrototype(DisplayNames);
+defineProperty(DisplayNames, "length", { value: 2, writable: false, enumerable: false, configurable: true });
+methods(DisplayNames, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
+methods(DisplayNames.prototype, {
+  of(code) {
+    const slots = displayNamesOf(this, "of");
+    const name = call("dn.of", slots.handle, StringIntrinsic(code));
+    return name === "\x01" ? undefined : name;
+  },
+  resolvedOptions() { return resolvedCopy(displayNamesOf(this, "resolvedOptions").resolved); },
+});
+tag(DisplayNames.prototype, "Intl.DisplayNames");
+
 // --- Intl ---
 
 const IntlObject = {};
 methods(IntlObject, {
   getCanonicalLocales(locales) { return list(canonicalLocales(locales)); },
+  supportedValuesOf(key) { return list(parse(call("values", StringIntrinsic(key), ""))); },
 });
 methods(IntlObject, {
-  Collator: Collator, DateTimeFormat: DateTimeFormat, ListFormat: ListFormat, NumberFormat: NumberFormat,
+  Collator: Collator, DateTimeFormat: DateTimeFormat, DisplayNames: DisplayNames, ListFormat: ListFormat, NumberFormat: NumberFormat,
   PluralRules: PluralRules, RelativeTimeFormat: RelativeTimeFormat,
 });
 tag(IntlObject, "Intl");

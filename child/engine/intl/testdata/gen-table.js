@@ -206,6 +206,23 @@ cases.push(`new Intl.ListFormat("en", {type: "x"})`, `new Intl.ListFormat("en").
 cases.push(`[1234.5, new Date(0), null, "x", 12n].toLocaleString("de-DE")`, `[[1, 2], 3].toLocaleString("en-IN", {style: "percent"})`,
   `Array.prototype.toLocaleString.call({length: 2, 0: 1e6, 1: undefined}, "fr-FR")`, `[].toLocaleString()`,
   `["中", "文", "字", "a"].sort(new Intl.Collator("zh-CN").compare)`, `["さ", "か", "あ", "ア"].sort(new Intl.Collator("ja-JP").compare)`);
+// DisplayNames.
+for (const l of locales) {
+  for (const [type, codes] of [["language", ["en", "en-US", "en-GB", "de", "zh-Hant", "zh-Hans-CN", "pt-BR", "es-419", "sr-Latn", "xx"]],
+    ["region", ["US", "DE", "GB", "CN", "419", "XX", "ZZ"]], ["script", ["Latn", "Cyrl", "Hant", "Arab"]],
+    ["currency", ["USD", "EUR", "JPY", "XYZ"]], ["calendar", ["gregory", "japanese"]],
+    ["dateTimeField", ["era", "year", "month", "weekOfYear", "day", "dayPeriod", "hour", "timeZoneName"]]]) {
+    for (const o of [{}, { style: "short" }]) {
+      cases.push(`${lit(codes)}.map((c) => new Intl.DisplayNames(${lit(l)}, ${lit({ type, ...o })}).of(c))`);
+    }
+  }
+  cases.push(`new Intl.DisplayNames(${lit(l)}, {type: "language"}).resolvedOptions()`);
+}
+cases.push(`new Intl.DisplayNames("en", {type: "language", languageDisplay: "standard"}).of("en-US")`,
+  `new Intl.DisplayNames("en", {type: "region", fallback: "none"}).of("XX")`, `new Intl.DisplayNames("en")`,
+  `new Intl.DisplayNames("en", {type: "region"}).of("12345")`, `new Intl.DisplayNames("en", {type: "language"}).of("en-u-ca-japanese")`,
+  `new Intl.DisplayNames("en", {type: "bogus"})`, `Intl.DisplayNames("en", {type: "region"})`, `Intl.DisplayNames.length`,
+  `Intl.supportedValuesOf("x")`);
 const out = cases.map((expr) => {
   try {
     return { expr, value: (0, eval)(`(${expr})`) };
