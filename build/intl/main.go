@@ -134,23 +134,7 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 		return nil, err
 	}
 	n := obj(nums)
-	systems := map[string]any{}
-	for key, v := range n {
-		// symbols-numberSystem-latn, decimalFormats-numberSystem-latn, ...
-		kind, system, ok := strings.Cut(key, "-numberSystem-")
-		if !ok {
-			continue
-		}
-		s := obj(systems[system])
-		if s == nil {
-			s = map[string]any{}
-			systems[system] = s
-		}
-		switch kind {
-		case "symbols", "decimalFormats", "percentFormats", "currencyFormats", "scientificFormats", "miscPatterns":
-			s[kind] = v
-		}
-	}
+	systems := numberSystems(n)
 	currencies := map[string]any{}
 	for code, v := range obj(curs) {
 		c := map[string]any{}
@@ -178,6 +162,10 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	units, err := g.units(cldr)
+	if err != nil {
+		return nil, err
+	}
 	relative := map[string]any{}
 	for _, unit := range []string{"year", "quarter", "month", "week", "day", "hour", "minute", "second"} {
 		for _, w := range []string{"", "-short", "-narrow"} {
@@ -190,6 +178,7 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 		"lists":    lists,
 		"relative": relative,
 		"names":    names,
+		"units":    units,
 		"cldr":     cldr,
 		"lang":     lang,
 		"numbers": map[string]any{
@@ -202,65 +191,26 @@ func (g *gen) locale(cldr string) (map[string]any, error) {
 	}, nil
 }
 
-// dates is a locale's Gregorian calendar and time zone names.
-func (g *gen) dates(cldr string) (map[string]any, error) {
-	greg, err := g.read("cldr-dates-full", "main/"+cldr+"/ca-gregorian.json", "main", cldr, "dates", "calendars", "gregorian")
-	if err != nil {
-		return nil, err
-	}
-	zones, err := g.read("cldr-dates-full", "main/"+cldr+"/timeZoneNames.json", "main", cldr, "dates", "timeZoneNames")
-	if err != nil {
-		return nil, err
-	}
-	c := obj(greg)
-	z := obj(zones)
-	// Per-zone names: only UTC's are used (the rest go by metazone).
-	if etc := obj(obj(z["zone"])["Etc"]); etc != nil {
-		z["utc"] = obj(etc["UTC"])
-	}
-	delete(z, "zone")
-	dtf := obj(c["dateTimeFormats"])
-	glue := map[string]any{"availableFormats": dtf["availableFormats"], "atTime": c["dateTimeFormats-atTime"]}
-	for _, w := range []string{"full", "long", "medium", "short"} {
-		glue[w] = dtf[w]
-	}
-	return map[string]any{
-		"months":          c["months"],
-		"days":            c["days"],
-		"dayPeriods":      c["dayPeriods"],
-		"eras":            c["eras"],
-		"dateFormats":     c["dateFormats"],
-		"timeFormats":     c["timeFormats"],
-		"dateTimeFormats": glue,
-		"timeZoneNames":   z,
-	}, nil
-}
-
-// names is a locale's display names: languages, regions, scripts, the
-// locale pattern, calendars and date fields (DisplayNames).
-func (g *gen) names(cldr string, fields map[string]any) (map[string]any, error) {
-	out := map[string]any{}
-	for _, f := range []struct{ file, key string }{{"languages", "languages"}, {"territories", "territories"}, {"scripts", "scripts"}} {
-		v, err := g.read("cldr-localenames-full", "main/"+cldr+"/"+f.file+".json", "main", cldr, "localeDisplayNames", f.key)
-		if err != nil {
-			return nil, err
+// numberSystems are a locale's symbols and patterns by numbering system
+// (symbols-numberSystem-latn, decimalFormats-numberSystem-latn, ...).
+func numberSystems(n map[string]any) map[string]any {
+	systems := map[string]any{}
+	for key, v := range n {
+		kind, system, ok := strings.Cut(key, "-numberSystem-")
+		if !ok {
+			continue
 		}
-		out[f.key] = v
-	}
-	ldn, err := g.read("cldr-localenames-full", "main/"+cldr+"/localeDisplayNames.json", "main", cldr, "localeDisplayNames")
-	if err != nil {
-		return nil, err
-	}
-	out["pattern"] = obj(ldn)["localeDisplayPattern"]
-	out["calendars"] = obj(obj(ldn)["types"])["calendar"]
-	dateFields := map[string]any{}
-	for k, v := range fields {
-		if name := str(obj(v)["displayName"]); name != "" {
-			dateFields[k] = name
+		s := obj(systems[system])
+		if s == nil {
+			s = map[string]any{}
+			systems[system] = s
+		}
+		switch kind {
+		case "symbols", "decimalFormats", "percentFormats", "currencyFormats", "scientificFormats", "miscPatterns":
+			s[kind] = v
 		}
 	}
-	out["dateFields"] = dateFields
-	return out, nil
+	return systems
 }
 
 // supplemental is what every locale shares: plural rules by language,
@@ -471,6 +421,9 @@ func writeLocale(out, cldr string, data map[string]any) error {
 	if err := writeJSON(base+".names.json", data["names"]); err != nil {
 		return err
 	}
+	if err := writeJSON(base+".units.json", data["units"]); err != nil {
+		return err
+	}
 	var cur strings.Builder
 	codes := make([]string, 0, len(obj(data["currencies"])))
 	for code := range obj(data["currencies"]) {
@@ -487,7 +440,7 @@ func writeLocale(out, cldr string, data map[string]any) error {
 	if err := os.WriteFile(base+".currencies", []byte(cur.String()), 0o644); err != nil {
 		return err
 	}
-	for _, k := range []string{"dates", "lists", "relative", "currencies", "names"} {
+	for _, k := range []string{"dates", "lists", "relative", "currencies", "names", "units"} {
 		delete(data, k)
 	}
 	return writeJSON(base+".json", data)

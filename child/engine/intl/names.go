@@ -91,6 +91,25 @@ func displayName(handle, code string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	name, canonical, err := nameOf(&r, d, n, code)
+	if err != nil {
+		return "", err
+	}
+	if name != "" {
+		return name, nil
+	}
+	if r.Fallback == "none" {
+		return "\x01", nil
+	}
+	return canonical, nil
+}
+
+// nameOf is a code's name in the locale (or "") and its canonical form.
+func nameOf(r *displayResolved, d *localeData, n *namesData, code string) (name, canonical string, err error) {
+	sup, err := supplemental()
+	if err != nil {
+		return "", "", err
+	}
 	alt := func(m map[string]string, key string) string {
 		if r.Style != "long" {
 			if v, ok := m[key+"-alt-short"]; ok {
@@ -99,12 +118,11 @@ func displayName(handle, code string) (string, error) {
 		}
 		return m[key]
 	}
-	var name, canonical string
 	switch r.Type {
 	case "language":
 		t, ok := parseTag(code)
 		if !ok {
-			return "", rangeError("invalid_argument")
+			return "", "", rangeError("invalid_argument")
 		}
 		// Extensions are not named (V8 names "en-u-ca-japanese" "English").
 		t.uOrder, t.uAttrs, t.other = nil, nil, nil
@@ -113,26 +131,26 @@ func displayName(handle, code string) (string, error) {
 		name = languageName(n, t, r.LanguageDisplay == "dialect", alt)
 	case "region":
 		if !(len(code) == 2 && isAlpha(code) || len(code) == 3 && isDigit(code)) {
-			return "", rangeError("invalid_argument")
+			return "", "", rangeError("invalid_argument")
 		}
 		canonical = strings.ToUpper(code)
 		name = alt(n.Territories, canonical)
 	case "script":
 		if len(code) != 4 || !isAlpha(code) {
-			return "", rangeError("invalid_argument")
+			return "", "", rangeError("invalid_argument")
 		}
 		canonical = strings.ToUpper(code[:1]) + strings.ToLower(code[1:])
 		name = n.Scripts[canonical]
 	case "currency":
 		if !isWellFormedCurrency(code) {
-			return "", rangeError("invalid_argument")
+			return "", "", rangeError("invalid_argument")
 		}
 		canonical = strings.ToUpper(code)
 		// Every style names the currency, as V8's does.
 		name = d.currency(canonical)["displayName"]
 	case "calendar":
 		if !isNumberingSystemType(code) {
-			return "", rangeError("invalid_argument")
+			return "", "", rangeError("invalid_argument")
 		}
 		canonical = strings.ToLower(code)
 		key := map[string]string{"gregory": "gregorian", "ethioaa": "ethiopic-amete-alem", "islamicc": "islamic-civil"}[canonical]
@@ -143,7 +161,7 @@ func displayName(handle, code string) (string, error) {
 	case "dateTimeField":
 		f, ok := dateTimeFields[code]
 		if !ok {
-			return "", rangeError("invalid_argument")
+			return "", "", rangeError("invalid_argument")
 		}
 		canonical = code
 		if r.Style != "long" {
@@ -153,13 +171,7 @@ func displayName(handle, code string) (string, error) {
 			name = n.DateFields[f]
 		}
 	}
-	if name != "" {
-		return name, nil
-	}
-	if r.Fallback == "none" {
-		return "\x01", nil
-	}
-	return canonical, nil
+	return name, canonical, nil
 }
 
 // languageName is a language tag's name: the whole tag's where the locale
@@ -237,7 +249,9 @@ func supportedValues(key string) ([]string, error) {
 			}
 		}
 	case "unit":
-		out = []string{}
+		for u := range sanctionedUnits {
+			out = append(out, u)
+		}
 	default:
 		return nil, rangeError("Invalid key : " + key)
 	}

@@ -269,29 +269,8 @@ func resolveNumberFormat(locales []string, o *numberOptions) (*numberResolved, e
 		return nil, err
 	}
 	r.Style = style
-	if o.Currency != nil && !isWellFormedCurrency(*o.Currency) {
-		return nil, rangeError("Invalid currency code : " + *o.Currency)
-	}
-	cd, err := oneOf(ctor, "currencyDisplay", o.CurrencyDisplay, "symbol", "code", "symbol", "narrowSymbol", "name")
-	if err != nil {
+	if err := resolveStyleUnits(o, r); err != nil {
 		return nil, err
-	}
-	cs, err := oneOf(ctor, "currencySign", o.CurrencySign, "standard", "standard", "accounting")
-	if err != nil {
-		return nil, err
-	}
-	if o.Unit != nil || style == "unit" {
-		return nil, errNoUnits(o.Unit)
-	}
-	if _, err := oneOf(ctor, "unitDisplay", o.UnitDisplay, "short", "short", "narrow", "long"); err != nil {
-		return nil, err
-	}
-	if style == "currency" {
-		if o.Currency == nil {
-			return nil, typeError("Currency code is required with currency style.")
-		}
-		r.Currency = strings.ToUpper(*o.Currency)
-		r.CurrencyDisplay, r.CurrencySign = cd, cs
 	}
 	notation, err := oneOf(ctor, "notation", o.Notation, "standard", "standard", "scientific", "engineering", "compact")
 	if err != nil {
@@ -380,14 +359,65 @@ func digitsOf(nu string) string {
 	return d
 }
 
-// errNoUnits: the unit style is not built; V8's error for a unit it
-// does not know.
-func errNoUnits(unit *string) error {
-	u := ""
-	if unit != nil {
-		u = *unit
+// resolveStyleUnits reads the currency and unit options and keeps those
+// of r's style.
+func resolveStyleUnits(o *numberOptions, r *numberResolved) error {
+	const ctor = "NumberFormat"
+	style := r.Style
+	if o.Currency != nil && !isWellFormedCurrency(*o.Currency) {
+		return rangeError("Invalid currency code : " + *o.Currency)
 	}
-	return typeError("Invalid unit argument for Intl.NumberFormat() '" + u + "'")
+	cd, err := oneOf(ctor, "currencyDisplay", o.CurrencyDisplay, "symbol", "code", "symbol", "narrowSymbol", "name")
+	if err != nil {
+		return err
+	}
+	cs, err := oneOf(ctor, "currencySign", o.CurrencySign, "standard", "standard", "accounting")
+	if err != nil {
+		return err
+	}
+	if o.Unit != nil && !isWellFormedUnit(*o.Unit) {
+		return rangeError("Invalid unit argument for Intl.NumberFormat() '" + *o.Unit + "'")
+	}
+	unitDisplay, err := oneOf(ctor, "unitDisplay", o.UnitDisplay, "short", "short", "narrow", "long")
+	if err != nil {
+		return err
+	}
+	if style == "unit" {
+		if o.Unit == nil {
+			return typeError("Invalid unit argument for Intl.NumberFormat() ''")
+		}
+		r.Unit, r.UnitDisplay = *o.Unit, unitDisplay
+	}
+	if style == "currency" {
+		if o.Currency == nil {
+			return typeError("Currency code is required with currency style.")
+		}
+		r.Currency = strings.ToUpper(*o.Currency)
+		r.CurrencyDisplay, r.CurrencySign = cd, cs
+	}
+	return nil
+}
+
+// sanctionedUnits are ECMA-402's simple units.
+var sanctionedUnits = func() map[string]bool {
+	m := map[string]bool{}
+	for _, u := range strings.Fields(`acre bit byte celsius centimeter day degree fahrenheit fluid-ounce foot gallon
+		gigabit gigabyte gram hectare hour inch kilobit kilobyte kilogram kilometer liter megabit megabyte meter
+		microsecond mile mile-scandinavian milliliter millimeter millisecond minute month nanosecond ounce percent
+		petabyte pound second stone terabit terabyte week yard year`) {
+		m[u] = true
+	}
+	return m
+}()
+
+// isWellFormedUnit is IsWellFormedUnitIdentifier: a sanctioned unit, or
+// two joined by "-per-".
+func isWellFormedUnit(u string) bool {
+	if sanctionedUnits[u] {
+		return true
+	}
+	num, den, ok := strings.Cut(u, "-per-")
+	return ok && sanctionedUnits[num] && sanctionedUnits[den]
 }
 
 // roundValue is FormatNumericToString's rounding: x (non-negative

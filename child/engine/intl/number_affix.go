@@ -63,6 +63,9 @@ func (f *numberFormatter) affix(y decimal, finite bool, num []part, count string
 	if r.Style == "currency" && r.CurrencyDisplay == "name" {
 		return splitBidi(f.currencyName(out, count))
 	}
+	if r.Style == "unit" && !f.percentPattern() {
+		return splitBidi(f.unitName(out, count))
+	}
 	return splitBidi(f.currencySpacing(out))
 }
 
@@ -259,4 +262,86 @@ func (f *numberFormatter) currencyName(num []part, count string) []part {
 		up = up[i+3:]
 	}
 	return mergeLiterals(out)
+}
+
+// unitName wraps the number in the unit's pattern for its plural count
+// ("{0} km"); a compound CLDR lacks ("kilobyte-per-second") is the
+// numerator's pattern inside the denominator's per-unit pattern
+// ("{0}/s"), or the locale's compound pattern ("{0}/{1}").
+func (f *numberFormatter) unitName(num []part, count string) []part {
+	units := f.units[f.r.UnitDisplay]
+	pattern := func(u map[string]any) string {
+		if p, ok := u["unitPattern-count-"+count].(string); ok {
+			return p
+		}
+		p, _ := u["unitPattern-count-other"].(string)
+		return p
+	}
+	if u, ok := units[f.r.Unit].(map[string]any); ok {
+		return unitParts(pattern(u), num)
+	}
+	numU, denU, _ := strings.Cut(f.r.Unit, "-per-")
+	n, _ := units[numU].(map[string]any)
+	d, _ := units[denU].(map[string]any)
+	inner := unitParts(pattern(n), num)
+	if per, ok := d["perUnitPattern"].(string); ok {
+		return unitParts(per, inner)
+	}
+	one, _ := d["unitPattern-count-one"].(string)
+	if one == "" {
+		one = pattern(d)
+	}
+	denText := strings.TrimSpace(strings.ReplaceAll(one, "{0}", ""))
+	compound, _ := units["per"].(string)
+	out := unitParts(strings.Replace(compound, "{1}", denText, 1), inner)
+	return mergeUnits(out)
+}
+
+// unitParts puts num at the pattern's {0}; the rest is the unit, but
+// for the spaces at its edges.
+func unitParts(pattern string, num []part) []part {
+	before, after, ok := strings.Cut(pattern, "{0}")
+	if !ok {
+		// A pattern without the number ("لتر", Arabic's one liter) is
+		// the unit alone.
+		return unitText(pattern)
+	}
+	var out []part
+	out = append(out, unitText(before)...)
+	out = append(out, num...)
+	out = append(out, unitText(after)...)
+	return mergeUnits(out)
+}
+
+func unitText(s string) []part {
+	if s == "" {
+		return nil
+	}
+	ps := splitCompact([]part{{Type: "literal", Value: s}})
+	for i := range ps {
+		if ps[i].Type == "compact" {
+			ps[i].Type = "unit"
+		}
+	}
+	return ps
+}
+
+// mergeUnits joins adjacent literal parts and adjacent unit parts.
+func mergeUnits(ps []part) []part {
+	var out []part
+	for _, p := range ps {
+		if n := len(out); n > 0 && (p.Type == "literal" || p.Type == "unit") && out[n-1].Type == p.Type {
+			out[n-1].Value += p.Value
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// percentPattern says whether the percent unit takes the locale's
+// percent pattern, as ICU's short and narrow forms do ("5 %"), rather
+// than the unit's patterns ("5 Prozent").
+func (f *numberFormatter) percentPattern() bool {
+	return f.r.Style == "unit" && f.r.Unit == "percent" && f.r.UnitDisplay != "long"
 }

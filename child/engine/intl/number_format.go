@@ -33,6 +33,7 @@ type numberFormatter struct {
 	currency         map[string]string // the currency formats' string entries
 	currencyInfo     map[string]string // symbol, narrow symbol, names of r.Currency
 	compact          map[int]map[string]string
+	units            map[string]map[string]any // width -> unit -> patterns
 }
 
 func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
@@ -70,6 +71,13 @@ func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
 	}
 	if r.Notation == "compact" {
 		f.compact = f.readCompactTable()
+	}
+	if r.Style == "unit" {
+		u, err := decodeFile[map[string]map[string]any](d.CLDR + ".units.json")
+		if err != nil {
+			return nil, err
+		}
+		f.units = *u
 	}
 	if f.plurals, err = pluralRulesFor(d.Lang, "cardinal"); err != nil {
 		return nil, err
@@ -251,12 +259,14 @@ func (f *numberFormatter) transliterate(s string) string {
 
 // standardPattern is the locale's pattern for the style.
 func (f *numberFormatter) standardPattern() pattern {
-	switch f.r.Style {
-	case "percent":
+	switch {
+	case f.r.Style == "percent" || f.percentPattern():
+		// The percent unit takes the locale's percent pattern, as ICU's
+		// does, without the percent style's scaling.
 		if f.percent != "" {
 			return parsePattern(f.percent)
 		}
-	case "currency":
+	case f.r.Style == "currency":
 		if f.r.CurrencyDisplay == "name" {
 			return parsePattern(f.decimalStandard())
 		}

@@ -223,6 +223,19 @@ cases.push(`new Intl.DisplayNames("en", {type: "language", languageDisplay: "sta
   `new Intl.DisplayNames("en", {type: "region"}).of("12345")`, `new Intl.DisplayNames("en", {type: "language"}).of("en-u-ca-japanese")`,
   `new Intl.DisplayNames("en", {type: "bogus"})`, `Intl.DisplayNames("en", {type: "region"})`, `Intl.DisplayNames.length`,
   `Intl.supportedValuesOf("x")`);
+// NumberFormat's unit style.
+for (const l of locales) {
+  for (const unit of ["kilometer-per-hour", "gigabyte", "celsius", "percent", "liter", "mile-per-gallon", "kilobyte-per-second", "day", "second", "foot"]) {
+    for (const unitDisplay of ["short", "long", "narrow"]) {
+      cases.push(`[1, 2.5, -1234.5, 0].map((x) => new Intl.NumberFormat(${lit(l)}, ${lit({ style: "unit", unit, unitDisplay })}).format(x))`);
+    }
+  }
+  cases.push(`new Intl.NumberFormat(${lit(l)}, {style: "unit", unit: "meter-per-second"}).formatToParts(-12.5)`,
+    `new Intl.NumberFormat(${lit(l)}, {style: "unit", unit: "byte", notation: "compact"}).format(1234567)`);
+}
+cases.push(`new Intl.NumberFormat("en", {style: "unit", unit: "xyz"})`, `new Intl.NumberFormat("en", {style: "unit"})`,
+  `new Intl.NumberFormat("en", {style: "unit", unit: "meter-per-xyz"})`, `new Intl.NumberFormat("en", {unit: "xyz"})`,
+  `new Intl.NumberFormat("en", {style: "unit", unit: "meter-per-second"}).resolvedOptions()`);
 const out = cases.map((expr) => {
   try {
     return { expr, value: (0, eval)(`(${expr})`) };
