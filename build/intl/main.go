@@ -253,6 +253,10 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	likely, err := g.read("cldr-core", "supplemental/likelySubtags.json", "supplemental", "likelySubtags")
+	if err != nil {
+		return nil, err
+	}
 	version, err := g.read("cldr-core", "package.json", "version")
 	if err != nil {
 		return nil, err
@@ -291,6 +295,7 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 		"timeData":        timeData,
 		"dayPeriodRules":  pickLangs(dayPeriods, langs),
 		"zoneNames":       zoneNamesOf(tz),
+		"likelySubtags":   likely,
 	}, nil
 }
 
@@ -369,7 +374,7 @@ func flattenZones(prefix string, v any) map[string]any {
 // lookupKinds are the tables of lookup.txt: a line is "KIND:KEY\tVALUE".
 var lookupKinds = map[string]string{
 	"languageAlias": "la", "territoryAlias": "ta", "scriptAlias": "sa", "numberingDigits": "nu",
-	"zoneNames": "zn", "metaZones": "mz", "timeData": "td",
+	"zoneNames": "zn", "metaZones": "mz", "timeData": "td", "likelySubtags": "ls",
 }
 
 func writeLookup(path string, sup map[string]any) error {

@@ -32,13 +32,16 @@ var operations = map[string]func(a, b string) (string, error){
 			return supportedLocalesOf(c)
 		})
 	},
-	"nf.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveNumberFormat) },
-	"pr.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolvePluralRules) },
-	"dtf.resolve": func(a, b string) (string, error) { return resolveWith(a, b, resolveDateTimeFormat) },
-	"co.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveCollator) },
-	"lf.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveListFormat) },
-	"dn.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveDisplayNames) },
-	"dn.of":       displayName,
+	"nf.resolve":   func(a, b string) (string, error) { return resolveWith(a, b, resolveNumberFormat) },
+	"pr.resolve":   func(a, b string) (string, error) { return resolveWith(a, b, resolvePluralRules) },
+	"dtf.resolve":  func(a, b string) (string, error) { return resolveWith(a, b, resolveDateTimeFormat) },
+	"co.resolve":   func(a, b string) (string, error) { return resolveWith(a, b, resolveCollator) },
+	"lf.resolve":   func(a, b string) (string, error) { return resolveWith(a, b, resolveListFormat) },
+	"dn.resolve":   func(a, b string) (string, error) { return resolveWith(a, b, resolveDisplayNames) },
+	"dn.of":        displayName,
+	"loc.make":     makeLocale,
+	"loc.maximize": func(a, _ string) (string, error) { return maximizeLocale(a, false) },
+	"loc.minimize": func(a, _ string) (string, error) { return maximizeLocale(a, true) },
 	"values": func(a, _ string) (string, error) {
 		v, err := supportedValues(a)
 		if err != nil {

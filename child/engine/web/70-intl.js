@@ -63,6 +63,9 @@ function list(values) {
 function localeTags(locales) {
   if (locales === undefined) return [];
   if (typeof locales === "string") return [locales];
+  if (typeof locales === "object" && locales !== null && apply(weakGet, localeParts, [locales]) !== undefined) {
+    return [apply(weakGet, localeParts, [locales]).tag];
+  }
   const o = ObjectIntrinsic(locales);
   const len = mathMin(NumberIntrinsic(o.length) || 0, 4294967295);
   const tags = [];
@@ -72,7 +75,8 @@ function localeTags(locales) {
     if (typeof v !== "string" && (typeof v !== "object" || v === null)) {
       throw new TypeErrorIntrinsic("Language ID should be string or object.");
     }
-    tags[tags.length] = StringIntrinsic(v);
+    const parts = typeof v === "object" ? apply(weakGet, localeParts, [v]) : undefined;
+    tags[tags.length] = parts !== undefined ? parts.tag : StringIntrinsic(v);
   }
   return tags;
 }
@@ -468,6 +472,51 @@ methods(DisplayNames.prototype, {
 });
 tag(DisplayNames.prototype, "Intl.DisplayNames");
 
+// --- Locale ---
+
+const localeParts = new WeakMapIntrinsic();
+function localeOf(x, method) {
+  const parts = typeof x === "object" && x !== null ? apply(weakGet, localeParts, [x]) : undefined;
+  if (parts === undefined) {
+    throw new TypeErrorIntrinsic("Method Intl.Locale.prototype." + method + " called on incompatible receiver " + describeReceiver(x));
+  }
+  return parts;
+}
+function newLocale(parts) {
+  const l = ObjectIntrinsic.create(Locale.prototype);
+  apply(weakSet, localeParts, [l, parts]);
+  return l;
+}
+function Locale(tag, options) {
+  if (new.target === undefined) throw new TypeErrorIntrinsic("Constructor Intl.Locale requires 'new'");
+  if (typeof tag !== "string" && (typeof tag !== "object" || tag === null)) {
+    throw new TypeErrorIntrinsic("First argument to Intl.Locale constructor can't be empty or missing");
+  }
+  const existing = typeof tag === "object" ? apply(weakGet, localeParts, [tag]) : undefined;
+  const text = existing !== undefined ? existing.tag : StringIntrinsic(tag);
+  const opts = readOptions(options === undefined ? ObjectIntrinsic.create(null) : optionsObject(options, "Intl.Locale"),
+    ["language", "s", "script", "s", "region", "s", "calendar", "s", "collation", "s", "hourCycle", "s", "caseFirst", "s",
+      "numeric", "b", "numberingSystem", "s"]);
+  apply(weakSet, localeParts, [this, parse(call("loc.make", text, stringify(opts)))]);
+}
+constructorPrototype(Locale);
+defineProperty(Locale, "length", { value: 1, writable: false, enumerable: false, configurable: true });
+methods(Locale.prototype, {
+  toString() { return localeOf(this, "toString").tag; },
+  maximize() { return newLocale(parse(call("loc.maximize", localeOf(this, "maximize").tag, ""))); },
+  minimize() { return newLocale(parse(call("loc.minimize", localeOf(this, "minimize").tag, ""))); },
+});
+const localeGetters = ["language", "script", "region", "baseName", "calendar", "caseFirst", "collation", "hourCycle", "numeric", "numberingSystem"];
+for (let i = 0; i < localeGetters.length; i++) {
+  const name = localeGetters[i];
+  const getter = getOwnPropertyDescriptor({ get [name]() {
+    const v = localeOf(this, name)[name];
+    return v === null ? undefined : v;
+  } }, name).get;
+  defineProperty(Locale.prototype, name, { get: getter, enumerable: false, configurable: true });
+}
+tag(Locale.prototype, "Intl.Locale");
+
 // --- Intl ---
 
 const IntlObject = {};
@@ -476,7 +525,7 @@ methods(IntlObject, {
   supportedValuesOf(key) { return list(parse(call("values", StringIntrinsic(key), ""))); },
 });
 methods(IntlObject, {
-  Collator: Collator, DateTimeFormat: DateTimeFormat, DisplayNames: DisplayNames, ListFormat: ListFormat, NumberFormat: NumberFormat,
+  Collator: Collator, DateTimeFormat: DateTimeFormat, DisplayNames: DisplayNames, ListFormat: ListFormat, Locale: Locale, NumberFormat: NumberFormat,
   PluralRules: PluralRules, RelativeTimeFormat: RelativeTimeFormat,
 });
 tag(IntlObject, "Intl");

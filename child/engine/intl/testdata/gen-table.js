@@ -236,6 +236,16 @@ for (const l of locales) {
 cases.push(`new Intl.NumberFormat("en", {style: "unit", unit: "xyz"})`, `new Intl.NumberFormat("en", {style: "unit"})`,
   `new Intl.NumberFormat("en", {style: "unit", unit: "meter-per-xyz"})`, `new Intl.NumberFormat("en", {unit: "xyz"})`,
   `new Intl.NumberFormat("en", {style: "unit", unit: "meter-per-second"}).resolvedOptions()`);
+// Locale.
+const localeFields = (e) => `((l) => [l.toString(), l.baseName, l.language, l.script, l.region, l.calendar, l.hourCycle, l.numeric, l.caseFirst, l.collation, l.numberingSystem])(${e})`;
+for (const l of [...locales, "und", "und-TW", "und-Cyrl", "sr", "sr-Latn", "zh-Hant", "es-419", "en-001", "pt-PT", "de-CH", "ar", "hi-Latn",
+  "en-u-ca-gregory-hc-h23-kn-nu-latn", "ja-JP-u-ca-japanese", "zh-u-co-pinyin"]) {
+  cases.push(localeFields(`new Intl.Locale(${lit(l)})`), `new Intl.Locale(${lit(l)}).maximize().toString()`, `new Intl.Locale(${lit(l)}).minimize().toString()`);
+}
+cases.push(localeFields(`new Intl.Locale("en", {region: "GB", script: "Latn", calendar: "buddhist", hourCycle: "h11", caseFirst: "upper", numeric: false, numberingSystem: "arab", collation: "emoji"})`),
+  `new Intl.Locale("x")`, `new Intl.Locale()`, `new Intl.Locale(5)`, `Intl.Locale("en")`, `new Intl.Locale("en", {calendar: "x"})`,
+  `new Intl.Locale("en", {region: "USA"})`, `new Intl.Locale("en", {hourCycle: "h25"})`, `Intl.Locale.length`,
+  `new Intl.NumberFormat(new Intl.Locale("de-DE")).format(1234.5)`, `Intl.getCanonicalLocales([new Intl.Locale("EN-us"), "de"])`);
 const out = cases.map((expr) => {
   try {
     return { expr, value: (0, eval)(`(${expr})`) };
