@@ -217,50 +217,31 @@ func numberSystems(n map[string]any) map[string]any {
 // currency digits, numbering systems' digits, aliases, the supported
 // tags.
 func (g *gen) supplemental(tags []string) (map[string]any, error) {
-	cardinal, err := g.read("cldr-core", "supplemental/plurals.json", "supplemental", "plurals-type-cardinal")
-	if err != nil {
-		return nil, err
+	v := map[string]any{}
+	for _, src := range []struct {
+		name, pkg, path string
+		keys            []string
+	}{
+		{"cardinal", "cldr-core", "supplemental/plurals.json", []string{"supplemental", "plurals-type-cardinal"}},
+		{"ordinal", "cldr-core", "supplemental/ordinals.json", []string{"supplemental", "plurals-type-ordinal"}},
+		{"fractions", "cldr-core", "supplemental/currencyData.json", []string{"supplemental", "currencyData", "fractions"}},
+		{"systems", "cldr-core", "supplemental/numberingSystems.json", []string{"supplemental", "numberingSystems"}},
+		{"aliases", "cldr-core", "supplemental/aliases.json", []string{"supplemental", "metadata", "alias"}},
+		{"metaZones", "cldr-core", "supplemental/metaZones.json", []string{"supplemental", "metaZones", "metazoneInfo", "timezone"}},
+		{"dayPeriods", "cldr-core", "supplemental/dayPeriods.json", []string{"supplemental", "dayPeriodRuleSet"}},
+		{"timeData", "cldr-core", "supplemental/timeData.json", []string{"supplemental", "timeData"}},
+		{"tz", "cldr-bcp47", "bcp47/timezone.json", []string{"keyword", "u", "tz"}},
+		{"likely", "cldr-core", "supplemental/likelySubtags.json", []string{"supplemental", "likelySubtags"}},
+		{"version", "cldr-core", "package.json", []string{"version"}},
+	} {
+		x, err := g.read(src.pkg, src.path, src.keys...)
+		if err != nil {
+			return nil, err
+		}
+		v[src.name] = x
 	}
-	ordinal, err := g.read("cldr-core", "supplemental/ordinals.json", "supplemental", "plurals-type-ordinal")
-	if err != nil {
-		return nil, err
-	}
-	fractions, err := g.read("cldr-core", "supplemental/currencyData.json", "supplemental", "currencyData", "fractions")
-	if err != nil {
-		return nil, err
-	}
-	systems, err := g.read("cldr-core", "supplemental/numberingSystems.json", "supplemental", "numberingSystems")
-	if err != nil {
-		return nil, err
-	}
-	aliases, err := g.read("cldr-core", "supplemental/aliases.json", "supplemental", "metadata", "alias")
-	if err != nil {
-		return nil, err
-	}
-	metaZones, err := g.read("cldr-core", "supplemental/metaZones.json", "supplemental", "metaZones", "metazoneInfo", "timezone")
-	if err != nil {
-		return nil, err
-	}
-	dayPeriods, err := g.read("cldr-core", "supplemental/dayPeriods.json", "supplemental", "dayPeriodRuleSet")
-	if err != nil {
-		return nil, err
-	}
-	timeData, err := g.read("cldr-core", "supplemental/timeData.json", "supplemental", "timeData")
-	if err != nil {
-		return nil, err
-	}
-	tz, err := g.read("cldr-bcp47", "bcp47/timezone.json", "keyword", "u", "tz")
-	if err != nil {
-		return nil, err
-	}
-	likely, err := g.read("cldr-core", "supplemental/likelySubtags.json", "supplemental", "likelySubtags")
-	if err != nil {
-		return nil, err
-	}
-	version, err := g.read("cldr-core", "package.json", "version")
-	if err != nil {
-		return nil, err
-	}
+	cardinal, ordinal, fractions, systems, aliases := v["cardinal"], v["ordinal"], v["fractions"], v["systems"], v["aliases"]
+	metaZones, dayPeriods, timeData, tz, likely, version := v["metaZones"], v["dayPeriods"], v["timeData"], v["tz"], v["likely"], v["version"]
 	langs := map[string]bool{}
 	for _, t := range tags {
 		l, _, _ := strings.Cut(t, "-")
