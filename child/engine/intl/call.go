@@ -187,65 +187,64 @@ func jsonCall(a string, f func([]string) (any, error)) (string, error) {
 	return string(out), err
 }
 
-// The formatters made from handles (a resolved options' JSON), bounded:
-// a guest that makes formatters in a loop only refills the cache.
-var (
-	cacheMu    sync.Mutex
-	formatters = map[string]*numberFormatter{}
-	plurals    = map[string]*pluralSelector{}
-	dates      = map[string]*dateFormatter{}
-	collators  = map[string]*collator{}
-)
-
-func dateFormatterFor(handle string) (*dateFormatter, error) {
-	cacheMu.Lock()
-	f, ok := dates[handle]
-	cacheMu.Unlock()
-	if ok {
-		return f, nil
-	}
-	var h dateHandle
-	if err := json.Unmarshal([]byte(handle), &h); err != nil || h.Resolved == nil {
-		return nil, typeError("intl: bad handle")
-	}
-	f, err := newDateFormatter(&h)
-	if err != nil {
-		return nil, err
-	}
-	cacheMu.Lock()
-	if len(dates) >= maxCached {
-		clear(dates)
-	}
-	dates[handle] = f
-	cacheMu.Unlock()
-	return f, nil
+// handleCache holds what was made from handles (a resolved options'
+// JSON), bounded: a guest that makes formatters in a loop only refills
+// it.
+type handleCache[T any] struct {
+	mu sync.Mutex
+	m  map[string]*T
 }
 
 const maxCached = 256
 
-func formatterFor(handle string) (*numberFormatter, error) {
-	cacheMu.Lock()
-	f, ok := formatters[handle]
-	cacheMu.Unlock()
+// get is the value made for handle, making it (with make) when there is
+// none.
+func (c *handleCache[T]) get(handle string, make func(string) (*T, error)) (*T, error) {
+	c.mu.Lock()
+	v, ok := c.m[handle]
+	c.mu.Unlock()
 	if ok {
-		return f, nil
+		return v, nil
 	}
-	var r numberResolved
-	if err := json.Unmarshal([]byte(handle), &r); err != nil {
-		return nil, typeError("intl: bad handle")
-	}
-	r.RoundingType = roundingTypeOf(&r)
-	f, err := newNumberFormatter(&r)
+	v, err := make(handle)
 	if err != nil {
 		return nil, err
 	}
-	cacheMu.Lock()
-	if len(formatters) >= maxCached {
-		clear(formatters)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCached {
+		c.m = map[string]*T{}
 	}
-	formatters[handle] = f
-	cacheMu.Unlock()
-	return f, nil
+	c.m[handle] = v
+	c.mu.Unlock()
+	return v, nil
+}
+
+var (
+	formatters     handleCache[numberFormatter]
+	plurals        handleCache[pluralSelector]
+	dateFormatters handleCache[dateFormatter]
+	collators      handleCache[collator]
+)
+
+func dateFormatterFor(handle string) (*dateFormatter, error) {
+	return dateFormatters.get(handle, func(handle string) (*dateFormatter, error) {
+		var h dateHandle
+		if err := json.Unmarshal([]byte(handle), &h); err != nil || h.Resolved == nil {
+			return nil, typeError("intl: bad handle")
+		}
+		return newDateFormatter(&h)
+	})
+}
+
+func formatterFor(handle string) (*numberFormatter, error) {
+	return formatters.get(handle, func(handle string) (*numberFormatter, error) {
+		var r numberResolved
+		if err := json.Unmarshal([]byte(handle), &r); err != nil {
+			return nil, typeError("intl: bad handle")
+		}
+		r.RoundingType = roundingTypeOf(&r)
+		return newNumberFormatter(&r)
+	})
 }
 
 // roundingTypeOf recovers the rounding type from resolved options.

@@ -184,22 +184,11 @@ func (c *collator) key(a string) string {
 }
 
 func collatorFor(handle string) (*collator, error) {
-	cacheMu.Lock()
-	c, ok := collators[handle]
-	cacheMu.Unlock()
-	if ok {
-		return c, nil
-	}
-	var r collatorResolved
-	if err := json.Unmarshal([]byte(handle), &r); err != nil {
-		return nil, typeError("intl: bad handle")
-	}
-	c = newCollator(&r)
-	cacheMu.Lock()
-	if len(collators) >= maxCached {
-		clear(collators)
-	}
-	collators[handle] = c
-	cacheMu.Unlock()
-	return c, nil
+	return collators.get(handle, func(handle string) (*collator, error) {
+		var r collatorResolved
+		if err := json.Unmarshal([]byte(handle), &r); err != nil {
+			return nil, typeError("intl: bad handle")
+		}
+		return newCollator(&r), nil
+	})
 }

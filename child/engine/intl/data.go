@@ -186,7 +186,6 @@ type relativeField struct {
 	Named  map[string]string `json:"-"` // "-1", "0", "1"... from relative-type-N
 	Future map[string]string `json:"relativeTime-type-future"`
 	Past   map[string]string `json:"relativeTime-type-past"`
-	Raw    map[string]any    `json:"-"`
 }
 
 // UnmarshalJSON keeps relative-type-N entries.
@@ -237,6 +236,16 @@ var (
 	localesMu sync.Mutex
 	loaded    = map[string]*localeData{}
 )
+
+// dataFor is the data of a resolved locale (a supported tag, its -u-
+// extension apart).
+func dataFor(locale string) (*localeData, error) {
+	sup, err := supplemental()
+	if err != nil {
+		return nil, err
+	}
+	return loadLocale(sup.Locales[baseOf(locale)])
+}
 
 // loadLocale reads one CLDR locale's file, once.
 func loadLocale(cldr string) (*localeData, error) {

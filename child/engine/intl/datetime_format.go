@@ -60,13 +60,20 @@ func location(name string) (*time.Location, error) {
 
 // dateFormatter formats with a resolved DateTimeFormat.
 type dateFormatter struct {
-	h          *dateHandle
-	fields     []patternField
-	d          *datesData
-	loc        *time.Location
-	digits     []rune
-	zone       string
-	sup        *supplementalData
+	h      *dateHandle
+	fields []patternField
+	d      *datesData
+	loc    *time.Location
+	digits []rune
+	zone   string
+	// metazones are the zone's metazones over time (CLDR metaZones).
+	metazones []struct {
+		Uses struct {
+			Zone string `json:"_mzone"`
+			From string `json:"_from"`
+			To   string `json:"_to"`
+		} `json:"usesMetazone"`
+	}
 	dayPeriods map[string]map[string]dayPeriodRule
 	decimal    string
 	lang       string
@@ -74,11 +81,7 @@ type dateFormatter struct {
 }
 
 func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
-	ld, err := loadLocale(sup.Locales[baseOf(h.Resolved.Locale)])
+	ld, err := dataFor(h.Resolved.Locale)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +97,11 @@ func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &dateFormatter{h: h, fields: parseDatePattern(h.Pattern), d: dd, loc: l, zone: h.Resolved.TimeZone, sup: sup, dayPeriods: rules}
+	f := &dateFormatter{h: h, fields: parseDatePattern(h.Pattern), d: dd, loc: l, zone: h.Resolved.TimeZone, dayPeriods: rules}
+	// The zone's metazones, decoded once: every date formatted with a
+	// zone name reads them.
+	text, _ := lookup("mz", f.zone)
+	json.Unmarshal([]byte(text), &f.metazones)
 	f.lang, f.cldr = ld.Lang, ld.CLDR
 	f.decimal = "."
 	if sys, ok := ld.Numbers.Systems[h.Resolved.NumberingSystem]; ok && sys.Symbols["decimal"] != "" {
@@ -293,16 +300,7 @@ func (f *dateFormatter) zoneName(t time.Time, fl patternField) string {
 // metazone is the metazone the zone used at t (CLDR metaZones).
 func (f *dateFormatter) metazone(t time.Time) string {
 	at := t.UTC().Format("2006-01-02 15:04")
-	text, _ := lookup("mz", f.zone)
-	var periods []struct {
-		Uses struct {
-			Zone string `json:"_mzone"`
-			From string `json:"_from"`
-			To   string `json:"_to"`
-		} `json:"usesMetazone"`
-	}
-	json.Unmarshal([]byte(text), &periods)
-	for _, p := range periods {
+	for _, p := range f.metazones {
 		u := p.Uses
 		// ICU's metazone mappings begin in 1970 unless they say otherwise.
 		from := u.From

@@ -75,10 +75,6 @@ func canonicalZone(tz string) string {
 // read.
 func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error) {
 	const ctor = "DateTimeFormat"
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
 	if _, err := oneOf(ctor, "localeMatcher", o.LocaleMatcher, "best fit", "lookup", "best fit"); err != nil {
 		return nil, err
 	}
@@ -97,11 +93,7 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 		return nil, err
 	}
 	r := &dateResolved{Locale: loc.locale, Calendar: "gregory", TimeZone: "UTC"}
-	var nr numberResolved
-	nr.Locale = loc.locale
-	nr.numberingSystem(sup, loc, o.NumberingSystem)
-	r.NumberingSystem = nr.NumberingSystem
-	r.Locale = nr.Locale
+	r.NumberingSystem, r.Locale = numberingSystemFor(loc, o.NumberingSystem)
 	if hcKey, ok := loc.keys["hc"]; ok && hc == "" && o.Hour12 == nil {
 		switch hcKey {
 		case "h11", "h12", "h23", "h24":
@@ -140,9 +132,9 @@ func resolveDateTimeFormat(locales []string, o *dateOptions) (*dateHandle, error
 			return nil, err
 		}
 		r.DateStyle, r.TimeStyle = ds, ts
-		h.Pattern = styleHourCycle(d, ds, ts, hourCycleFor(region, hc, o.Hour12, ""))
+		h.Pattern = styleHourCycle(d, ds, ts, hourCycleFor(region, hc, o.Hour12))
 	} else {
-		h.Pattern = bestPattern(d, skeletonOf(withDefaults(o, c, fsd), fsd, tzn), hourCycleFor(region, hc, o.Hour12, ""))
+		h.Pattern = bestPattern(d, skeletonOf(withDefaults(o, c, fsd), fsd, tzn), hourCycleFor(region, hc, o.Hour12))
 	}
 	resolveFields(r, h.Pattern, c["dayPeriod"] != "")
 	if r.Hour != "" || r.TimeStyle != "" {

@@ -9,7 +9,7 @@ import (
 // rule from the locale's default, which V8 follows: en-US with
 // hour12 false is h24), then hourCycle or -u-hc-, then the region's
 // preferred cycle (CLDR timeData).
-func hourCycleFor(region, hc string, hour12 *bool, _ string) string {
+func hourCycleFor(region, hc string, hour12 *bool) string {
 	def := "h23"
 	var td struct {
 		Preferred string `json:"_preferred"`

@@ -260,3 +260,19 @@ func (d decimal) intAndFrac(frac int) (string, string) {
 	}
 	return in, fr
 }
+
+// fixed is d's integer digits and exactly frac fraction digits.
+func (d decimal) fixed(frac int) (string, string) {
+	in, fr := d.intAndFrac(frac)
+	return in, fr[:frac]
+}
+
+// text is d as plural rules read it: its digits with frac fraction
+// digits ("1.50"), no sign.
+func (d decimal) text(frac int) string {
+	in, fr := d.fixed(frac)
+	if frac > 0 {
+		return in + "." + fr
+	}
+	return in
+}

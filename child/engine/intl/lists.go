@@ -46,11 +46,7 @@ func formatList(handle, items string) ([]part, error) {
 	if json.Unmarshal([]byte(handle), &r) != nil || json.Unmarshal([]byte(items), &list) != nil {
 		return nil, typeError("intl: bad list")
 	}
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
-	d, err := loadLocale(sup.Locales[r.Locale])
+	d, err := dataFor(r.Locale)
 	if err != nil {
 		return nil, err
 	}
@@ -139,10 +135,6 @@ type relativeResolved struct {
 
 func resolveRelativeTimeFormat(locales []string, o *relativeOptions) (*relativeResolved, error) {
 	const ctor = "RelativeTimeFormat"
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
 	if _, err := oneOf(ctor, "localeMatcher", o.LocaleMatcher, "best fit", "lookup", "best fit"); err != nil {
 		return nil, err
 	}
@@ -153,9 +145,7 @@ func resolveRelativeTimeFormat(locales []string, o *relativeOptions) (*relativeR
 	if err != nil {
 		return nil, err
 	}
-	var nr numberResolved
-	nr.Locale = loc.locale
-	nr.numberingSystem(sup, loc, o.NumberingSystem)
+	nu, locale := numberingSystemFor(loc, o.NumberingSystem)
 	style, err := oneOf(ctor, "style", o.Style, "long", "long", "short", "narrow")
 	if err != nil {
 		return nil, err
@@ -164,7 +154,7 @@ func resolveRelativeTimeFormat(locales []string, o *relativeOptions) (*relativeR
 	if err != nil {
 		return nil, err
 	}
-	return &relativeResolved{Locale: nr.Locale, Style: style, Numeric: numeric, NumberingSystem: nr.NumberingSystem}, nil
+	return &relativeResolved{Locale: locale, Style: style, Numeric: numeric, NumberingSystem: nu}, nil
 }
 
 // formatRelative is "in 3 days" or "yesterday": value and unit as the
@@ -185,11 +175,7 @@ func formatRelative(handle, arg string) ([]part, error) {
 	if x.nan || x.inf {
 		return nil, rangeError("Value need to be finite number for Intl.RelativeTimeFormat.prototype.format()")
 	}
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
-	d, err := loadLocale(sup.Locales[baseOf(r.Locale)])
+	d, err := dataFor(r.Locale)
 	if err != nil {
 		return nil, err
 	}

@@ -79,11 +79,7 @@ func displayName(handle, code string) (string, error) {
 	if json.Unmarshal([]byte(handle), &r) != nil {
 		return "", typeError("intl: bad handle")
 	}
-	sup, err := supplemental()
-	if err != nil {
-		return "", err
-	}
-	d, err := loadLocale(sup.Locales[r.Locale])
+	d, err := dataFor(r.Locale)
 	if err != nil {
 		return "", err
 	}

@@ -262,8 +262,8 @@ func resolveNumberFormat(locales []string, o *numberOptions) (*numberResolved, e
 	if err != nil {
 		return nil, err
 	}
-	r := &numberResolved{Locale: loc.locale}
-	r.numberingSystem(sup, loc, o.NumberingSystem)
+	r := &numberResolved{}
+	r.NumberingSystem, r.Locale = numberingSystemFor(loc, o.NumberingSystem)
 	style, err := oneOf(ctor, "style", o.Style, "decimal", "decimal", "percent", "currency", "unit")
 	if err != nil {
 		return nil, err
@@ -304,16 +304,14 @@ func resolveNumberFormat(locales []string, o *numberOptions) (*numberResolved, e
 	return r, nil
 }
 
-// numberingSystem picks the numbering system: the option, else the
-// locale's -u-nu- keyword (which then stays in the locale), if it is a
-// numeric system; else the locale's default.
-func (r *numberResolved) numberingSystem(sup *supplementalData, loc *resolved, option *string) {
-	r.NumberingSystem = loc.data.Numbers.DefaultNumberingSystem
-	// The numbering system: the option, else the -u-nu- keyword, if the
-	// locale has symbols for it or it is a numeric system with digits.
-	pick := func(nu string) bool {
-		if _, ok := lookup("nu", nu); ok {
-			r.NumberingSystem = nu
+// numberingSystemFor picks a formatter's numbering system: the option,
+// else the locale's -u-nu- keyword (which then stays in the locale it
+// answers), if it is a numeric system; else the locale's default.
+func numberingSystemFor(loc *resolved, option *string) (nu, locale string) {
+	nu, locale = loc.data.Numbers.DefaultNumberingSystem, loc.locale
+	pick := func(n string) bool {
+		if _, ok := lookup("nu", n); ok {
+			nu = n
 			return true
 		}
 		return false
@@ -321,9 +319,10 @@ func (r *numberResolved) numberingSystem(sup *supplementalData, loc *resolved, o
 	if option != nil {
 		pick(*option)
 	}
-	if nu, ok := loc.keys["nu"]; ok && (option == nil || *option == nu) && pick(nu) {
-		r.Locale += "-u-nu-" + nu
+	if n, ok := loc.keys["nu"]; ok && (option == nil || *option == n) && pick(n) {
+		locale += "-u-nu-" + n
 	}
+	return nu, locale
 }
 
 // useGrouping is GetBooleanOrStringNumberFormatOption for useGrouping.

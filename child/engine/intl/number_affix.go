@@ -25,8 +25,8 @@ func (f *numberFormatter) affix(y decimal, finite bool, num []part, count string
 		}
 	}
 	var out []part
-	emit := func(text string, before bool) {
-		ps := f.affixParts(text, count, before, num)
+	emit := func(text string) {
+		ps := f.affixParts(text)
 		if compact != nil {
 			ps = splitCompact(ps)
 		}
@@ -53,11 +53,11 @@ func (f *numberFormatter) affix(y decimal, finite bool, num []part, count string
 		}
 		return ps
 	}
-	emit(prefix, true)
+	emit(prefix)
 	out = replaceSign(out)
 	out = append(out, num...)
 	end := len(out)
-	emit(suffix, false)
+	emit(suffix)
 	out = append(out[:end], replaceSign(out[end:])...)
 	out = dropEmpty(out)
 	if r.Style == "currency" && r.CurrencyDisplay == "name" {
@@ -140,7 +140,7 @@ func dropEmpty(ps []part) []part {
 }
 
 // affixParts reads a pattern's prefix or suffix into parts.
-func (f *numberFormatter) affixParts(text, count string, before bool, num []part) []part {
+func (f *numberFormatter) affixParts(text string) []part {
 	var out []part
 	var lit strings.Builder
 	flush := func() {
@@ -243,25 +243,7 @@ func (f *numberFormatter) currencyName(num []part, count string) []part {
 			}
 		}
 	}
-	var out []part
-	for up != "" {
-		i := strings.IndexByte(up, '{')
-		if i < 0 || i+2 >= len(up) {
-			out = append(out, part{Type: "literal", Value: up})
-			break
-		}
-		if i > 0 {
-			out = append(out, part{Type: "literal", Value: up[:i]})
-		}
-		switch up[i+1] {
-		case '0':
-			out = append(out, num...)
-		case '1':
-			out = append(out, part{Type: "currency", Value: name})
-		}
-		up = up[i+3:]
-	}
-	return mergeLiterals(out)
+	return applyPattern(up, num, []part{{Type: "currency", Value: name}})
 }
 
 // unitName wraps the number in the unit's pattern for its plural count

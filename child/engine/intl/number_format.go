@@ -37,11 +37,7 @@ type numberFormatter struct {
 }
 
 func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
-	d, err := loadLocale(sup.Locales[baseOf(r.Locale)])
+	d, err := dataFor(r.Locale)
 	if err != nil {
 		return nil, err
 	}
@@ -196,10 +192,7 @@ func (f *numberFormatter) formatParts(x decimal) []part {
 // fraction.
 func (f *numberFormatter) numberParts(y decimal, show int, grouping bool) []part {
 	r := f.r
-	in, fr := y.intAndFrac(show)
-	if len(fr) > show {
-		fr = fr[:show]
-	}
+	in, fr := y.fixed(show)
 	if n := r.MinimumIntegerDigits; len(in) < n {
 		in = strings.Repeat("0", n-len(in)) + in
 	}
@@ -346,13 +339,5 @@ func (f *numberFormatter) currencyText() string {
 // pluralOf is the plural category of the formatted number (its
 // visible digits).
 func (f *numberFormatter) pluralOf(y decimal, show int) string {
-	in, fr := y.intAndFrac(show)
-	if len(fr) > show {
-		fr = fr[:show]
-	}
-	s := in
-	if show > 0 {
-		s += "." + fr
-	}
-	return f.plurals.selectText(s, 0)
+	return f.plurals.selectText(y.text(show), 0)
 }

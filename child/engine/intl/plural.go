@@ -242,43 +242,28 @@ type pluralSelector struct {
 }
 
 func pluralFor(handle string) (*pluralSelector, error) {
-	cacheMu.Lock()
-	p, ok := plurals[handle]
-	cacheMu.Unlock()
-	if ok {
-		return p, nil
-	}
-	var r numberResolved
-	if err := json.Unmarshal([]byte(handle), &r); err != nil {
-		return nil, typeError("intl: bad handle")
-	}
-	r.RoundingType = roundingTypeOf(&r)
-	if r.RoundingMode == "" {
-		r.RoundingMode = "halfExpand"
-	}
-	if r.RoundingIncrement == 0 {
-		r.RoundingIncrement = 1
-	}
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
-	d, err := loadLocale(sup.Locales[baseOf(r.Locale)])
-	if err != nil {
-		return nil, err
-	}
-	rules, err := pluralRulesFor(d.Lang, r.Type)
-	if err != nil {
-		return nil, err
-	}
-	p = &pluralSelector{r: &r, rules: rules}
-	cacheMu.Lock()
-	if len(plurals) >= maxCached {
-		clear(plurals)
-	}
-	plurals[handle] = p
-	cacheMu.Unlock()
-	return p, nil
+	return plurals.get(handle, func(handle string) (*pluralSelector, error) {
+		var r numberResolved
+		if err := json.Unmarshal([]byte(handle), &r); err != nil {
+			return nil, typeError("intl: bad handle")
+		}
+		r.RoundingType = roundingTypeOf(&r)
+		if r.RoundingMode == "" {
+			r.RoundingMode = "halfExpand"
+		}
+		if r.RoundingIncrement == 0 {
+			r.RoundingIncrement = 1
+		}
+		d, err := dataFor(r.Locale)
+		if err != nil {
+			return nil, err
+		}
+		rules, err := pluralRulesFor(d.Lang, r.Type)
+		if err != nil {
+			return nil, err
+		}
+		return &pluralSelector{r: &r, rules: rules}, nil
+	})
 }
 
 // selectValue is ResolvePlural: the category of x as the digit options
@@ -288,13 +273,5 @@ func (p *pluralSelector) selectValue(x decimal) string {
 		return "other"
 	}
 	y, show := p.r.roundValue(x)
-	in, fr := y.intAndFrac(show)
-	if len(fr) > show {
-		fr = fr[:show]
-	}
-	s := in
-	if show > 0 {
-		s += "." + fr
-	}
-	return p.rules.selectText(s, 0)
+	return p.rules.selectText(y.text(show), 0)
 }

@@ -153,13 +153,16 @@ function getterOf(obj, key) { return getOwnPropertyDescriptor(obj, key).get; }
 // --- NumberFormat ---
 
 const numberFormats = new WeakMapIntrinsic();
-function numberFormatOf(nf, method) {
-  const slots = typeof nf === "object" && nf !== null ? apply(weakGet, numberFormats, [nf]) : undefined;
+// unwrap is what table keeps for x, the receiver of method (its name
+// as V8's errors give it), or V8's TypeError for any other receiver.
+function unwrap(table, x, method) {
+  const slots = typeof x === "object" && x !== null ? apply(weakGet, table, [x]) : undefined;
   if (slots === undefined) {
-    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(nf));
+    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(x));
   }
   return slots;
 }
+function numberFormatOf(nf, method) { return unwrap(numberFormats, nf, method); }
 function describeReceiver(v) {
   if (v === undefined || v === null || typeof v !== "object" && typeof v !== "function") return StringIntrinsic(v);
   return "#<" + (v.constructor && v.constructor.name || "Object") + ">";
@@ -195,15 +198,7 @@ defineProperty(NumberFormatProto, "format", {
 methods(NumberFormatProto, {
   formatToParts(x) {
     const slots = numberFormatOf(this, "Intl.NumberFormat.prototype.formatToParts");
-    const parts = parse(call("nf.parts", slots.handle, mathematicalValue(x)));
-    const out = [];
-    for (let i = 0; i < parts.length; i++) {
-      const p = {};
-      dataProperty(p, "type", parts[i].type);
-      dataProperty(p, "value", parts[i].value);
-      dataProperty(out, i, p);
-    }
-    return out;
+    return partsArray(parse(call("nf.parts", slots.handle, mathematicalValue(x))));
   },
   resolvedOptions() {
     return resolvedCopy(numberFormatOf(this, "Intl.NumberFormat.prototype.resolvedOptions").resolved);
@@ -221,13 +216,7 @@ function PluralRules(locales, options) {
   const handle = call("pr.resolve", stringify(tags), stringify(opts));
   apply(weakSet, pluralRules, [this, { handle: handle, resolved: parse(handle) }]);
 }
-function pluralRulesOf(pr, method) {
-  const slots = typeof pr === "object" && pr !== null ? apply(weakGet, pluralRules, [pr]) : undefined;
-  if (slots === undefined) {
-    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(pr));
-  }
-  return slots;
-}
+function pluralRulesOf(pr, method) { return unwrap(pluralRules, pr, method); }
 constructorPrototype(PluralRules);
 noLength(PluralRules);
 methods(PluralRules, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
@@ -268,13 +257,7 @@ function createDateTimeFormat(locales, options, required, defaults) {
   const handle = call("dtf.resolve", stringify(tags), stringify(opts));
   return { handle: handle, resolved: parse(handle).r, bound: undefined };
 }
-function dateTimeFormatOf(dtf, method) {
-  const slots = typeof dtf === "object" && dtf !== null ? apply(weakGet, dateTimeFormats, [dtf]) : undefined;
-  if (slots === undefined) {
-    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(dtf));
-  }
-  return slots;
-}
+function dateTimeFormatOf(dtf, method) { return unwrap(dateTimeFormats, dtf, method); }
 // timeValue is what format is given, as the host reads it.
 function timeValue(date) {
   const x = date === undefined ? dateNow() : NumberIntrinsic(date);
@@ -353,13 +336,7 @@ function keyOf(slots, s) {
   }
   return k;
 }
-function collatorOf(c, method) {
-  const slots = typeof c === "object" && c !== null ? apply(weakGet, collators, [c]) : undefined;
-  if (slots === undefined) {
-    throw new TypeErrorIntrinsic("Method " + method + " called on incompatible receiver " + describeReceiver(c));
-  }
-  return slots;
-}
+function collatorOf(c, method) { return unwrap(collators, c, method); }
 function Collator(locales, options) {
   if (new.target === undefined) return new Collator(locales, options);
   apply(weakSet, collators, [this, createCollator(locales, options)]);
@@ -391,13 +368,7 @@ tag(Collator.prototype, "Intl.Collator");
 // the methods as {name: [op, argument converter]}.
 function simpleFormatter(name, spec, table) {
   const slotsOf = new WeakMapIntrinsic();
-  function of(x, method) {
-    const slots = typeof x === "object" && x !== null ? apply(weakGet, slotsOf, [x]) : undefined;
-    if (slots === undefined) {
-      throw new TypeErrorIntrinsic("Method Intl." + name + ".prototype." + method + " called on incompatible receiver " + describeReceiver(x));
-    }
-    return slots;
-  }
+  function of(x, method) { return unwrap(slotsOf, x, "Intl." + name + ".prototype." + method); }
   const C = function (locales, options) {
     if (new.target === undefined) throw new TypeErrorIntrinsic("Constructor Intl." + name + " requires 'new'");
     const tags = canonicalLocales(locales);
@@ -452,13 +423,7 @@ function DisplayNames(locales, options) {
   const handle = call("dn.resolve", stringify(tags), stringify(opts));
   apply(weakSet, displayNames, [this, { handle: handle, resolved: parse(handle) }]);
 }
-function displayNamesOf(x, method) {
-  const slots = typeof x === "object" && x !== null ? apply(weakGet, displayNames, [x]) : undefined;
-  if (slots === undefined) {
-    throw new TypeErrorIntrinsic("Method Intl.DisplayNames.prototype." + method + " called on incompatible receiver " + describeReceiver(x));
-  }
-  return slots;
-}
+function displayNamesOf(x, method) { return unwrap(displayNames, x, "Intl.DisplayNames.prototype." + method); }
 constructorPrototype(DisplayNames);
 defineProperty(DisplayNames, "length", { value: 2, writable: false, enumerable: false, configurable: true });
 methods(DisplayNames, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
@@ -475,13 +440,7 @@ tag(DisplayNames.prototype, "Intl.DisplayNames");
 // --- Locale ---
 
 const localeParts = new WeakMapIntrinsic();
-function localeOf(x, method) {
-  const parts = typeof x === "object" && x !== null ? apply(weakGet, localeParts, [x]) : undefined;
-  if (parts === undefined) {
-    throw new TypeErrorIntrinsic("Method Intl.Locale.prototype." + method + " called on incompatible receiver " + describeReceiver(x));
-  }
-  return parts;
-}
+function localeOf(x, method) { return unwrap(localeParts, x, "Intl.Locale.prototype." + method); }
 function newLocale(parts) {
   const l = ObjectIntrinsic.create(Locale.prototype);
   apply(weakSet, localeParts, [l, parts]);
