@@ -162,6 +162,10 @@ type Config struct {
 // (BENCHMARKS.md, "The hard stop").
 const DefaultKillGrace = 20 * time.Millisecond
 
+// DefaultStartTimeout bounds one child's start-up when
+// Config.StartTimeout is zero.
+const DefaultStartTimeout = 10 * time.Second
+
 // CgroupPolicy says whether children get cgroups.
 type CgroupPolicy int
 
@@ -213,7 +217,7 @@ func resolveDefaults(cfg *Config) error {
 		cfg.KeepWarm = max(cfg.KeepWarm, ipc.MinKeepWarm)
 	}
 	if cfg.StartTimeout == 0 {
-		cfg.StartTimeout = 10 * time.Second
+		cfg.StartTimeout = DefaultStartTimeout
 	}
 	if cfg.MaxInputBytes == 0 {
 		cfg.MaxInputBytes = DefaultMaxInputBytes

@@ -102,7 +102,12 @@ func doctorChecks(cfg supervisor.Config) []layerCheck {
 	checks = append(checks, layerCheck{"7 kill at deadline + grace", true, "SIGKILL of the child's process group; Pdeathsig ties children to the supervisor"})
 	if supErr == nil {
 		// Where the kernel shows it, check the supervisor's word against
-		// a live child (the pool refills after processCheck's execution).
+		// a live child (the pool refills after processCheck's execution):
+		// one the pool counts as ready, which a slow machine (an emulated
+		// guest: 1.4 s a child) takes longer than the 2 s the kernel's
+		// view gets after it to show the filter. A child still starting
+		// has no filter yet and is not evidence of a missing one.
+		waitForIdleChild(sup, startWait(cfg))
 		seen, err := seeIdleChild(l, 2*time.Second)
 		confirmInChild(checks, seen, err)
 		if err != nil {

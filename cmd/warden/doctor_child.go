@@ -45,6 +45,23 @@ var nsFiles = map[string]string{"network": "net", "ipc": "ipc", "uts": "uts", "m
 // stream is open, which may be just after it joins the pool: when l says
 // children install one, it reads again until the filter shows or wait
 // runs out.
+// waitForIdleChild waits, at most wait, until sup has a child ready.
+func waitForIdleChild(sup *supervisor.Supervisor, wait time.Duration) {
+	deadline := time.Now().Add(wait)
+	for sup.Stats().Pool.Idle == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// startWait is how long a child may take to start under cfg: its
+// StartTimeout (the supervisor's default when unset).
+func startWait(cfg supervisor.Config) time.Duration {
+	if cfg.StartTimeout > 0 {
+		return cfg.StartTimeout
+	}
+	return supervisor.DefaultStartTimeout
+}
+
 func seeIdleChild(l supervisor.Layers, wait time.Duration) (childSeen, error) {
 	deadline := time.Now().Add(wait)
 	for {
