@@ -224,6 +224,7 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 	}{
 		{"cardinal", "cldr-core", "supplemental/plurals.json", []string{"supplemental", "plurals-type-cardinal"}},
 		{"ordinal", "cldr-core", "supplemental/ordinals.json", []string{"supplemental", "plurals-type-ordinal"}},
+		{"ranges", "cldr-core", "supplemental/pluralRanges.json", []string{"supplemental", "plurals"}},
 		{"fractions", "cldr-core", "supplemental/currencyData.json", []string{"supplemental", "currencyData", "fractions"}},
 		{"systems", "cldr-core", "supplemental/numberingSystems.json", []string{"supplemental", "numberingSystems"}},
 		{"aliases", "cldr-core", "supplemental/aliases.json", []string{"supplemental", "metadata", "alias"}},
@@ -266,6 +267,7 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 		"locales":         locales,
 		"pluralsCardinal": pickPlurals(cardinal, langs),
 		"pluralsOrdinal":  pickPlurals(ordinal, langs),
+		"pluralRanges":    pickRanges(v["ranges"], langs),
 		"currencyDigits":  fractions,
 		"numberingDigits": digits,
 		"languageAlias":   reduce(a["languageAlias"]),
@@ -315,6 +317,26 @@ func pickPlurals(rules any, langs map[string]bool) map[string]any {
 			}
 			m[l] = rs
 		}
+	}
+	return m
+}
+
+// pickRanges keeps the supported languages' plural ranges, keyed
+// "START+END" (CLDR's "pluralRange-start-one-end-other").
+func pickRanges(ranges any, langs map[string]bool) map[string]any {
+	m := map[string]any{}
+	for l, r := range obj(ranges) {
+		if !langs[l] {
+			continue
+		}
+		rs := map[string]any{}
+		for k, v := range obj(r) {
+			start, end, ok := strings.Cut(strings.TrimPrefix(k, "pluralRange-start-"), "-end-")
+			if ok {
+				rs[start+"+"+end] = v
+			}
+		}
+		m[l] = rs
 	}
 	return m
 }

@@ -30,6 +30,8 @@ var known = map[string]string{
 	"x/sys":              "golang.org/x/sys",
 	// Intl's collation, language tags and normalization (child/engine/intl).
 	"x/text": "golang.org/x/text",
+	// Intl.Segmenter's graphemes, words and sentences (UAX #29).
+	"uniseg": "github.com/rivo/uniseg",
 	// The daemon's (server/).
 	"prometheus": "github.com/prometheus/client_golang",
 	"x/time":     "golang.org/x/time",
@@ -55,6 +57,7 @@ var only = map[string][]string{
 	"yaml":                 {"server"},
 	"go-systemd":           {"server"},
 	"go-containerregistry": {"build/image"},
+	"uniseg":               {"child/engine/intl"},
 }
 
 // stdOnly are the packages an embedder links for the public API: they

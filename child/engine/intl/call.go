@@ -50,15 +50,20 @@ var operations = map[string]func(a, b string) (string, error){
 		out, err := json.Marshal(v)
 		return string(out), err
 	},
-	"rtf.resolve": func(a, b string) (string, error) { return resolveWith(a, b, resolveRelativeTimeFormat) },
-	"lf.format":   func(a, b string) (string, error) { return partsOf(formatList(a, b))(false) },
-	"lf.parts":    func(a, b string) (string, error) { return partsOf(formatList(a, b))(true) },
-	"rtf.format":  func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(false) },
-	"rtf.parts":   func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(true) },
-	"nf.format":   func(a, b string) (string, error) { return numberFormat(a, b, false) },
-	"nf.parts":    func(a, b string) (string, error) { return numberFormat(a, b, true) },
-	"dtf.format":  func(a, b string) (string, error) { return dateFormat(a, b, false) },
-	"dtf.parts":   func(a, b string) (string, error) { return dateFormat(a, b, true) },
+	"rtf.resolve":   func(a, b string) (string, error) { return resolveWith(a, b, resolveRelativeTimeFormat) },
+	"lf.format":     func(a, b string) (string, error) { return partsOf(formatList(a, b))(false) },
+	"lf.parts":      func(a, b string) (string, error) { return partsOf(formatList(a, b))(true) },
+	"rtf.format":    func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(false) },
+	"rtf.parts":     func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(true) },
+	"nf.format":     func(a, b string) (string, error) { return numberFormat(a, b, false) },
+	"nf.parts":      func(a, b string) (string, error) { return numberFormat(a, b, true) },
+	"nf.range":      func(a, b string) (string, error) { return numberRange(a, b, false) },
+	"nf.rangeParts": func(a, b string) (string, error) { return numberRange(a, b, true) },
+	"pr.range":      pluralRange,
+	"sg.resolve":    func(a, b string) (string, error) { return resolveWith(a, b, resolveSegmenter) },
+	"sg.segment":    segment,
+	"dtf.format":    func(a, b string) (string, error) { return dateFormat(a, b, false) },
+	"dtf.parts":     func(a, b string) (string, error) { return dateFormat(a, b, true) },
 	"co.compare": func(a, b string) (string, error) {
 		c, err := collatorFor(a)
 		if err != nil {

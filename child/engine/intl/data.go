@@ -35,7 +35,10 @@ type supplementalData struct {
 	Locales         map[string]string            `json:"locales"` // supported tag -> CLDR locale file
 	PluralsCardinal map[string]map[string]string `json:"pluralsCardinal"`
 	PluralsOrdinal  map[string]map[string]string `json:"pluralsOrdinal"`
-	CurrencyDigits  map[string]struct {
+	// PluralRanges is each language's plural of a range, keyed
+	// "START+END" by the ends' categories.
+	PluralRanges   map[string]map[string]string `json:"pluralRanges"`
+	CurrencyDigits map[string]struct {
 		Digits   string `json:"_digits"`
 		Rounding string `json:"_rounding"`
 	} `json:"currencyDigits"`
@@ -218,6 +221,7 @@ type numberSystem struct {
 	PercentFormats  map[string]any    `json:"percentFormats"`
 	CurrencyFormats json.RawMessage   `json:"currencyFormats"`
 	Scientific      map[string]any    `json:"scientificFormats"`
+	MiscPatterns    map[string]string `json:"miscPatterns"`
 }
 
 var supplemental = sync.OnceValues(func() (*supplementalData, error) {

@@ -17,12 +17,18 @@ func (f *numberFormatter) affix(y decimal, finite bool, num []part, count string
 	sign := signOf(r.SignDisplay, y)
 	prefix, suffix := pat.posPrefix, pat.posSuffix
 	explicitNeg := false
-	if sign == "-" && pat.hasNeg {
+	switch {
+	case sign == "-" && pat.hasNeg:
 		prefix, suffix = pat.negPrefix, pat.negSuffix
 		explicitNeg = true
 		if r.CurrencySign == "accounting" {
 			sign = ""
 		}
+	case f.approx && sign == "" && pat.hasNeg && strings.Contains(pat.negPrefix+pat.negSuffix, "-"):
+		// The approximately sign stands where the negative pattern puts
+		// its minus ("¤ -#,##0.00": "US$ ~3,00").
+		prefix, suffix = pat.negPrefix, pat.negSuffix
+		explicitNeg = true
 	}
 	var out []part
 	emit := func(text string) {
@@ -32,26 +38,35 @@ func (f *numberFormatter) affix(y decimal, finite bool, num []part, count string
 		}
 		out = append(out, ps...)
 	}
-	if sign != "" && !explicitNeg {
+	if (sign != "" || f.approx) && !explicitNeg {
 		if strings.Contains(prefix, "-") || strings.Contains(suffix, "-") {
 			// the pattern says where the sign goes
 		} else {
 			prefix = "-" + prefix
 		}
 	}
-	signText := map[string]string{"-": f.symbol("minusSign"), "+": f.symbol("plusSign")}[sign]
-	signType := map[string]string{"-": "minusSign", "+": "plusSign"}[sign]
+	// What stands where the pattern puts the sign: the approximately
+	// sign of a range's ends that format alike, then the sign.
+	var signParts []part
+	if f.approx {
+		signParts = append(signParts, part{Type: "approximatelySign", Value: f.symbol("approximatelySign")})
+	}
+	switch sign {
+	case "-":
+		signParts = append(signParts, part{Type: "minusSign", Value: f.symbol("minusSign")})
+	case "+":
+		signParts = append(signParts, part{Type: "plusSign", Value: f.symbol("plusSign")})
+	}
 	replaceSign := func(ps []part) []part {
-		for i := range ps {
-			if ps[i].Type == "minusSign" {
-				if sign == "" {
-					ps[i] = part{}
-				} else {
-					ps[i] = part{Type: signType, Value: signText}
-				}
+		var out []part
+		for _, p := range ps {
+			if p.Type == "minusSign" {
+				out = append(out, signParts...)
+			} else {
+				out = append(out, p)
 			}
 		}
-		return ps
+		return out
 	}
 	emit(prefix)
 	out = replaceSign(out)

@@ -10,9 +10,10 @@ import (
 
 // part is one element of formatToParts.
 type part struct {
-	Type  string `json:"type"`
-	Value string `json:"value"`
-	Unit  string `json:"unit,omitempty"` // RelativeTimeFormat's number parts
+	Type   string `json:"type"`
+	Value  string `json:"value"`
+	Unit   string `json:"unit,omitempty"`   // RelativeTimeFormat's number parts
+	Source string `json:"source,omitempty"` // formatRangeToParts': startRange, endRange or shared
 }
 
 // numberFormatter is a NumberFormat ready to format: its resolved
@@ -27,6 +28,8 @@ type numberFormatter struct {
 	// finite is set while a finite value is formatted: CLDR's spacing
 	// between a currency and the number is for digits only.
 	finite bool
+	// approx is set while a range's approximate value is formatted.
+	approx bool
 
 	// Read from the locale's data once, when the formatter is made.
 	decimal, percent string
@@ -152,29 +155,26 @@ func splitPattern(p string) (prefix, suffix string, primary, secondary int) {
 }
 
 // formatParts formats x into parts (formatToParts); format joins them.
-func (f *numberFormatter) formatParts(x decimal) []part {
-	// A copy: the formatter is shared, and finite is this call's.
+func (f *numberFormatter) formatParts(x decimal) []part { return f.formatAs(x, "", false) }
+
+// formatAs is formatParts with the plural category of a unit's or a
+// currency's name fixed (count, "" for x's own) and, if approx, the
+// approximately sign where the sign goes: a range's ends.
+func (f *numberFormatter) formatAs(x decimal, count string, approx bool) []part {
+	// A copy: the formatter is shared, and finite and approx are this call's.
 	g := *f
 	f = &g
 	f.finite = !x.nan && !x.inf
+	f.approx = approx
 	r := f.r
 	var parts []part
 	if x.nan {
-		return f.affix(x, false, []part{{Type: "nan", Value: f.symbol("nan")}}, "", nil)
+		return f.affix(x, false, []part{{Type: "nan", Value: f.symbol("nan")}}, count, nil)
 	}
 	if x.inf {
-		return f.affix(x, false, []part{{Type: "infinity", Value: f.symbol("infinity")}}, "", nil)
+		return f.affix(x, false, []part{{Type: "infinity", Value: f.symbol("infinity")}}, count, nil)
 	}
-	if r.Style == "percent" {
-		x = x.shift(2)
-	}
-	exponent := 0
-	var compact *compactPattern
-	if r.Notation != "standard" && !x.isZero() {
-		exponent, compact = f.exponentFor(x)
-		x = x.shift(-exponent)
-	}
-	y, show := r.roundValue(x)
+	y, show, exponent, compact := f.scaled(x)
 	parts = f.numberParts(y, show, compact != nil || r.Notation == "standard")
 	if r.Notation == "scientific" || r.Notation == "engineering" {
 		parts = append(parts, part{Type: "exponentSeparator", Value: f.symbol("exponential")})
@@ -185,7 +185,34 @@ func (f *numberFormatter) formatParts(x decimal) []part {
 		}
 		parts = append(parts, part{Type: "exponentInteger", Value: f.transliterate(strconv.Itoa(e))})
 	}
-	return f.affix(y, true, parts, f.pluralOf(y, show), compact)
+	if count == "" {
+		count = f.pluralOf(y, show)
+	}
+	return f.affix(y, true, parts, count, compact)
+}
+
+// scaled is x as it is shown: a percent's hundredfold, divided by the
+// notation's exponent (and its compact pattern), rounded; show is the
+// number of fraction digits shown.
+func (f *numberFormatter) scaled(x decimal) (y decimal, show, exponent int, compact *compactPattern) {
+	if f.r.Style == "percent" {
+		x = x.shift(2)
+	}
+	if f.r.Notation != "standard" && !x.isZero() {
+		exponent, compact = f.exponentFor(x)
+		x = x.shift(-exponent)
+	}
+	y, show = f.r.roundValue(x)
+	return y, show, exponent, compact
+}
+
+// countOf is the plural category of x as it is shown.
+func (f *numberFormatter) countOf(x decimal) string {
+	if x.nan || x.inf {
+		return "other"
+	}
+	y, show, _, _ := f.scaled(x)
+	return f.pluralOf(y, show)
 }
 
 // numberParts is the integer with its groups, the decimal and the

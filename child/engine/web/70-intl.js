@@ -200,10 +200,26 @@ methods(NumberFormatProto, {
     const slots = numberFormatOf(this, "Intl.NumberFormat.prototype.formatToParts");
     return partsArray(parse(call("nf.parts", slots.handle, mathematicalValue(x))));
   },
+  formatRange(start, end) {
+    const slots = numberFormatOf(this, "Intl.NumberFormat.prototype.formatRange");
+    return call("nf.range", slots.handle, rangeOf(start, end, "start", "end", mathematicalValue));
+  },
+  formatRangeToParts(start, end) {
+    const slots = numberFormatOf(this, "Intl.NumberFormat.prototype.formatRangeToParts");
+    return partsArray(parse(call("nf.rangeParts", slots.handle, rangeOf(start, end, "start", "end", mathematicalValue))));
+  },
   resolvedOptions() {
     return resolvedCopy(numberFormatOf(this, "Intl.NumberFormat.prototype.resolvedOptions").resolved);
   },
 });
+// rangeOf is a range's ends for the host: each as convert sends it, then
+// each as V8's errors name it (the host throws V8's RangeError for NaN).
+function rangeOf(start, end, startName, endName, convert) {
+  if (start === undefined) throw new TypeErrorIntrinsic("Invalid " + startName + " : undefined");
+  if (end === undefined) throw new TypeErrorIntrinsic("Invalid " + endName + " : undefined");
+  return stringify([convert(start), convert(end), describeReceiver(start), describeReceiver(end)]);
+}
+function numberValue(n) { return "n:" + StringIntrinsic(NumberIntrinsic(n)); }
 tag(NumberFormatProto, "Intl.NumberFormat");
 
 // --- PluralRules ---
@@ -223,7 +239,11 @@ methods(PluralRules, { supportedLocalesOf(locales, options) { return supportedLo
 methods(PluralRules.prototype, {
   select(n) {
     const slots = pluralRulesOf(this, "Intl.PluralRules.prototype.select");
-    return call("pr.select", slots.handle, "n:" + StringIntrinsic(NumberIntrinsic(n)));
+    return call("pr.select", slots.handle, numberValue(n));
+  },
+  selectRange(start, end) {
+    const slots = pluralRulesOf(this, "Intl.PluralRules.prototype.selectRange");
+    return call("pr.range", slots.handle, rangeOf(start, end, "startRange", "endRange", numberValue));
   },
   resolvedOptions() {
     const slots = pluralRulesOf(this, "Intl.PluralRules.prototype.resolvedOptions");
@@ -290,6 +310,7 @@ function partsArray(parts) {
     dataProperty(p, "type", parts[i].type);
     dataProperty(p, "value", parts[i].value);
     if (parts[i].unit !== undefined) dataProperty(p, "unit", parts[i].unit);
+    if (parts[i].source !== undefined) dataProperty(p, "source", parts[i].source);
     dataProperty(out, i, p);
   }
   return out;
@@ -476,6 +497,102 @@ for (let i = 0; i < localeGetters.length; i++) {
 }
 tag(Locale.prototype, "Intl.Locale");
 
+// --- Segmenter ---
+
+// A Segments object's boundaries are the host's, asked for when it is
+// first read: each segment's end in code units, word-likeness for words.
+const segmenters = new WeakMapIntrinsic();
+const segmentsSlots = new WeakMapIntrinsic();
+const iteratorSlots = new WeakMapIntrinsic();
+const iteratorSymbol = Symbol.iterator;
+const IteratorPrototype = getPrototypeOf(getPrototypeOf([][iteratorSymbol]()));
+const strSplit = String.prototype.split;
+const mathTrunc = Math.trunc;
+function Segmenter(locales, options) {
+  if (new.target === undefined) throw new TypeErrorIntrinsic("Constructor Intl.Segmenter requires 'new'");
+  const tags = canonicalLocales(locales);
+  const opts = readOptions(optionsObject(options, "Intl.Segmenter"), ["localeMatcher", "s", "granularity", "s"]);
+  apply(weakSet, segmenters, [this, { resolved: parse(call("sg.resolve", stringify(tags), stringify(opts))) }]);
+}
+constructorPrototype(Segmenter);
+noLength(Segmenter);
+methods(Segmenter, { supportedLocalesOf(locales, options) { return supportedLocalesOf(locales, options); } });
+const SegmentsPrototype = {};
+methods(Segmenter.prototype, {
+  segment(string) {
+    const slots = unwrap(segmenters, this, "Intl.Segmenter.prototype.segment");
+    const segments = ObjectIntrinsic.create(SegmentsPrototype);
+    apply(weakSet, segmentsSlots, [segments, { input: StringIntrinsic(string), granularity: slots.resolved.granularity, ends: undefined, words: undefined }]);
+    return segments;
+  },
+  resolvedOptions() {
+    return resolvedCopy(unwrap(segmenters, this, "Intl.Segmenter.prototype.resolvedOptions").resolved);
+  },
+});
+tag(Segmenter.prototype, "Intl.Segmenter");
+function boundaries(slots) {
+  if (slots.ends === undefined) {
+    const text = call("sg.segment", slots.granularity, slots.input);
+    const items = text === "" ? [] : apply(strSplit, text, [","]);
+    const ends = [];
+    const words = [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const word = apply(strCharCodeAt, item, [item.length - 1]) === 119; // "w"
+      ends[i] = NumberIntrinsic(word ? apply(strSlice, item, [0, item.length - 1]) : item);
+      words[i] = word;
+    }
+    slots.ends = ends;
+    slots.words = words;
+  }
+  return slots;
+}
+// segmentData is CreateSegmentDataObject for the k-th segment.
+function segmentData(slots, k) {
+  const start = k === 0 ? 0 : slots.ends[k - 1];
+  const out = {};
+  dataProperty(out, "segment", apply(strSlice, slots.input, [start, slots.ends[k]]));
+  dataProperty(out, "index", start);
+  dataProperty(out, "input", slots.input);
+  if (slots.granularity === "word") dataProperty(out, "isWordLike", slots.words[k]);
+  return out;
+}
+methods(SegmentsPrototype, {
+  containing(index) {
+    const slots = unwrap(segmentsSlots, this, "%Segments.prototype%.containing");
+    let n = NumberIntrinsic(index);
+    n = n !== n ? 0 : mathTrunc(n);
+    if (n < 0 || n >= slots.input.length) return undefined;
+    const ends = boundaries(slots).ends;
+    let lo = 0;
+    let hi = ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] <= n) lo = mid + 1; else hi = mid;
+    }
+    return segmentData(slots, lo);
+  },
+});
+const SegmentIteratorPrototype = ObjectIntrinsic.create(IteratorPrototype);
+defineProperty(SegmentsPrototype, iteratorSymbol, {
+  value: getOwnPropertyDescriptor({ [iteratorSymbol]() {
+    const slots = unwrap(segmentsSlots, this, "%Segments.prototype%[@@iterator]");
+    const it = ObjectIntrinsic.create(SegmentIteratorPrototype);
+    apply(weakSet, iteratorSlots, [it, { segments: slots, next: 0 }]);
+    return it;
+  } }, iteratorSymbol).value,
+  writable: true, enumerable: false, configurable: true,
+});
+methods(SegmentIteratorPrototype, {
+  next() {
+    const state = unwrap(iteratorSlots, this, "%SegmentIterator.prototype%.next");
+    const slots = boundaries(state.segments);
+    if (state.next >= slots.ends.length) return { value: undefined, done: true };
+    return { value: segmentData(slots, state.next++), done: false };
+  },
+});
+tag(SegmentIteratorPrototype, "Segmenter String Iterator");
+
 // --- Intl ---
 
 const IntlObject = {};
@@ -485,7 +602,7 @@ methods(IntlObject, {
 });
 methods(IntlObject, {
   Collator: Collator, DateTimeFormat: DateTimeFormat, DisplayNames: DisplayNames, ListFormat: ListFormat, Locale: Locale, NumberFormat: NumberFormat,
-  PluralRules: PluralRules, RelativeTimeFormat: RelativeTimeFormat,
+  PluralRules: PluralRules, RelativeTimeFormat: RelativeTimeFormat, Segmenter: Segmenter,
 });
 tag(IntlObject, "Intl");
 defineGlobal("Intl", IntlObject, false);

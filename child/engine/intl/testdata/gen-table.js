@@ -236,6 +236,50 @@ for (const l of locales) {
 cases.push(`new Intl.NumberFormat("en", {style: "unit", unit: "xyz"})`, `new Intl.NumberFormat("en", {style: "unit"})`,
   `new Intl.NumberFormat("en", {style: "unit", unit: "meter-per-xyz"})`, `new Intl.NumberFormat("en", {unit: "xyz"})`,
   `new Intl.NumberFormat("en", {style: "unit", unit: "meter-per-second"}).resolvedOptions()`);
+// Ranges: NumberFormat's formatRange (ICU's collapse and spacing,
+// the approximately sign when the ends format alike) and PluralRules'
+// selectRange (CLDR's plural ranges).
+const rangeOptions = [{}, { style: "currency", currency: "USD" }, { style: "currency", currency: "EUR", currencyDisplay: "code" },
+  { style: "currency", currency: "EUR", currencyDisplay: "name" }, { style: "percent" }, { notation: "compact" },
+  { notation: "compact", compactDisplay: "long" }, { notation: "scientific" }, { signDisplay: "always" },
+  { style: "unit", unit: "kilometer" }, { style: "unit", unit: "kilometer", unitDisplay: "long" }, { style: "unit", unit: "celsius" },
+  { style: "currency", currency: "USD", currencySign: "accounting" }, { maximumFractionDigits: 0 }];
+const rangePairs = [[3, 5], [-5, -3], [3, 3], [-3, 5], [1, 1234567], [0, "-0"], [1.5, 1.5004], [5, 3], [3000, 5000], ["Infinity", 3]];
+for (const l of locales) {
+  for (const o of rangeOptions) {
+    cases.push(`${lit(rangePairs)}.map(([a, b]) => new Intl.NumberFormat(${lit(l)}, ${lit(o)}).formatRange(Number(a), Number(b)))`);
+  }
+  cases.push(`new Intl.NumberFormat(${lit(l)}, {style: "currency", currency: "EUR"}).formatRangeToParts(-3, 5)`,
+    `new Intl.NumberFormat(${lit(l)}, {style: "unit", unit: "liter", unitDisplay: "long"}).formatRangeToParts(1, 2)`,
+    `new Intl.NumberFormat(${lit(l)}).formatRangeToParts(7, 7)`,
+    `[[0, 1], [1, 2], [1, 5], [2, 21], [1, 1], [0, 0], [1.5, 2]].map(([a, b]) => [new Intl.PluralRules(${lit(l)}).selectRange(a, b), new Intl.PluralRules(${lit(l)}, {type: "ordinal"}).selectRange(a, b)])`);
+}
+cases.push(`new Intl.NumberFormat("en").formatRange(undefined, 1)`, `new Intl.NumberFormat("en").formatRange(1)`,
+  `new Intl.NumberFormat("en").formatRange(NaN, 1)`, `new Intl.NumberFormat("en").formatRange(1, "abc")`,
+  `new Intl.NumberFormat("en").formatRange(1, {})`, `new Intl.NumberFormat("en").formatRange("1e400", "2e400")`,
+  `new Intl.NumberFormat("en").formatRange(5n, 12345678901234567890n)`, `new Intl.NumberFormat("en").formatRange("1.5", "1.50")`,
+  `new Intl.NumberFormat("en").formatRangeToParts(NaN, 1)`, `Intl.NumberFormat.prototype.formatRange.call({}, 1, 2)`,
+  `new Intl.PluralRules("en").selectRange(NaN, 1)`, `new Intl.PluralRules("en").selectRange(1)`,
+  `new Intl.PluralRules("en").selectRange(undefined, 1)`, `new Intl.PluralRules("en").selectRange("1", "2")`);
+// Segmenter: graphemes, words and sentences by UAX #29 (ICU's
+// dictionaries for Chinese, Japanese and Thai words are not Warden's:
+// those cases are listed in known.txt).
+const texts = ["Hello, world! It's 3.14 — a_b _ e-mail x.", "e\u0301 👨‍👩‍👧 🇫🇷 👍🏽 a\u0308\u0301", "Dr. Smith went home. Did he? Yes!  OK\n\nNext",
+  "Größe Übung: straße, 1.000,5 € (ok)", "Привет, мир! Как дела?", "مرحبا بالعالم، كيف حالك؟", "नमस्ते दुनिया। क्षत्रिय",
+  "日本語のテキストです。", "中文分词测试。", "한국어 문장입니다. 좋아요!", "สวัสดีครับ", "tab\tnew\r\nline\u2028end", "", "x\uD800y\uDC00z"];
+for (const granularity of ["grapheme", "word", "sentence"]) {
+  for (const t of texts) {
+    cases.push(`Array.from(new Intl.Segmenter("en", ${lit({ granularity })}).segment(${lit(t)}), (s) => [s.segment, s.index, s.isWordLike])`);
+  }
+}
+for (const l of locales) cases.push(`new Intl.Segmenter(${lit(l)}, {granularity: "word"}).resolvedOptions()`);
+cases.push(`new Intl.Segmenter().resolvedOptions()`, `new Intl.Segmenter("en", {granularity: "line"})`, `Intl.Segmenter("en")`,
+  `((s) => [s.containing(0), s.containing(5), s.containing(6), s.containing(-1), s.containing(99), s.containing(NaN), s.containing(3.9)])(new Intl.Segmenter("en", {granularity: "word"}).segment("hello world"))`,
+  `Object.prototype.toString.call(new Intl.Segmenter().segment("x")[Symbol.iterator]())`, `Object.prototype.toString.call(new Intl.Segmenter())`,
+  `Object.keys(new Intl.Segmenter("de", {granularity: "word"}).segment("Ein Test").containing(4))`,
+  `((it) => [it.next(), it.next(), it.next()])(new Intl.Segmenter().segment("ab")[Symbol.iterator]())`,
+  `Intl.Segmenter.supportedLocalesOf(["de-AT", "xx", "ja"])`, `new Intl.Segmenter("en").segment(12345).containing(2)`,
+  `Intl.Segmenter.prototype.segment.call({}, "x")`);
 // Locale.
 const localeFields = (e) => `((l) => [l.toString(), l.baseName, l.language, l.script, l.region, l.calendar, l.hourCycle, l.numeric, l.caseFirst, l.collation, l.numberingSystem])(${e})`;
 for (const l of [...locales, "und", "und-TW", "und-Cyrl", "sr", "sr-Latn", "zh-Hant", "es-419", "en-001", "pt-PT", "de-CH", "ar", "hi-Latn",
