@@ -20,7 +20,7 @@ func (g *gen) dates(cldr string) (map[string]any, error) {
 	}
 	delete(z, "zone")
 	dtf := obj(c["dateTimeFormats"])
-	glue := map[string]any{"availableFormats": dtf["availableFormats"], "atTime": c["dateTimeFormats-atTime"]}
+	glue := map[string]any{"availableFormats": dtf["availableFormats"], "atTime": c["dateTimeFormats-atTime"], "intervalFormats": dtf["intervalFormats"]}
 	for _, w := range []string{"full", "long", "medium", "short"} {
 		glue[w] = dtf[w]
 	}

@@ -50,20 +50,22 @@ var operations = map[string]func(a, b string) (string, error){
 		out, err := json.Marshal(v)
 		return string(out), err
 	},
-	"rtf.resolve":   func(a, b string) (string, error) { return resolveWith(a, b, resolveRelativeTimeFormat) },
-	"lf.format":     func(a, b string) (string, error) { return partsOf(formatList(a, b))(false) },
-	"lf.parts":      func(a, b string) (string, error) { return partsOf(formatList(a, b))(true) },
-	"rtf.format":    func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(false) },
-	"rtf.parts":     func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(true) },
-	"nf.format":     func(a, b string) (string, error) { return numberFormat(a, b, false) },
-	"nf.parts":      func(a, b string) (string, error) { return numberFormat(a, b, true) },
-	"nf.range":      func(a, b string) (string, error) { return numberRange(a, b, false) },
-	"nf.rangeParts": func(a, b string) (string, error) { return numberRange(a, b, true) },
-	"pr.range":      pluralRange,
-	"sg.resolve":    func(a, b string) (string, error) { return resolveWith(a, b, resolveSegmenter) },
-	"sg.segment":    segment,
-	"dtf.format":    func(a, b string) (string, error) { return dateFormat(a, b, false) },
-	"dtf.parts":     func(a, b string) (string, error) { return dateFormat(a, b, true) },
+	"rtf.resolve":    func(a, b string) (string, error) { return resolveWith(a, b, resolveRelativeTimeFormat) },
+	"lf.format":      func(a, b string) (string, error) { return partsOf(formatList(a, b))(false) },
+	"lf.parts":       func(a, b string) (string, error) { return partsOf(formatList(a, b))(true) },
+	"rtf.format":     func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(false) },
+	"rtf.parts":      func(a, b string) (string, error) { return partsOf(formatRelative(a, b))(true) },
+	"nf.format":      func(a, b string) (string, error) { return numberFormat(a, b, false) },
+	"nf.parts":       func(a, b string) (string, error) { return numberFormat(a, b, true) },
+	"nf.range":       func(a, b string) (string, error) { return numberRange(a, b, false) },
+	"nf.rangeParts":  func(a, b string) (string, error) { return numberRange(a, b, true) },
+	"pr.range":       pluralRange,
+	"dtf.range":      func(a, b string) (string, error) { return dateRange(a, b, false) },
+	"dtf.rangeParts": func(a, b string) (string, error) { return dateRange(a, b, true) },
+	"sg.resolve":     func(a, b string) (string, error) { return resolveWith(a, b, resolveSegmenter) },
+	"sg.segment":     segment,
+	"dtf.format":     func(a, b string) (string, error) { return dateFormat(a, b, false) },
+	"dtf.parts":      func(a, b string) (string, error) { return dateFormat(a, b, true) },
 	"co.compare": func(a, b string) (string, error) {
 		c, err := collatorFor(a)
 		if err != nil {
@@ -248,6 +250,9 @@ func formatterFor(handle string) (*numberFormatter, error) {
 			return nil, typeError("intl: bad handle")
 		}
 		r.RoundingType = roundingTypeOf(&r)
+		if !r.digitsComplete() {
+			return nil, typeError("intl: bad handle")
+		}
 		return newNumberFormatter(&r)
 	})
 }

@@ -168,6 +168,10 @@ type datesData struct {
 		Short            any               `json:"short"`
 		AvailableFormats map[string]string `json:"availableFormats"`
 		AtTime           map[string]any    `json:"atTime"`
+		// IntervalFormats are formatRange's patterns: by skeleton, by
+		// the letter of the largest field that differs; and
+		// "intervalFormatFallback", "{0} – {1}".
+		IntervalFormats map[string]json.RawMessage `json:"intervalFormats"`
 	} `json:"dateTimeFormats"`
 	TimeZoneNames struct {
 		HourFormat    string `json:"hourFormat"`

@@ -78,6 +78,10 @@ type dateFormatter struct {
 	decimal    string
 	lang       string
 	cldr       string
+
+	// plan is formatRange's, made on first use (intervals).
+	planOnce sync.Once
+	plan     *intervalPlan
 }
 
 func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
@@ -108,7 +112,9 @@ func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
 		f.decimal = sys.Symbols["decimal"]
 	}
 	if h.Resolved.NumberingSystem != "latn" {
-		f.digits = []rune(digitsOf(h.Resolved.NumberingSystem))
+		if f.digits = []rune(digitsOf(h.Resolved.NumberingSystem)); len(f.digits) != 10 {
+			return nil, typeError("intl: bad handle")
+		}
 	}
 	return f, nil
 }
@@ -121,9 +127,13 @@ func (f *dateFormatter) formatParts(ms float64) ([]part, error) {
 	if math.IsNaN(ms) || math.Abs(ms) > maxTime {
 		return nil, rangeError("Invalid time value")
 	}
-	t := time.UnixMilli(int64(ms)).In(f.loc)
+	return f.patternParts(f.fields, time.UnixMilli(int64(ms)).In(f.loc)), nil
+}
+
+// patternParts formats t with fields.
+func (f *dateFormatter) patternParts(fields []patternField, t time.Time) []part {
 	var out []part
-	for _, fl := range f.fields {
+	for _, fl := range fields {
 		if fl.letter == 0 {
 			out = append(out, part{Type: "literal", Value: fl.literal})
 			continue
@@ -137,7 +147,7 @@ func (f *dateFormatter) formatParts(ms float64) ([]part, error) {
 			out[i-1].Value = f.decimal
 		}
 	}
-	return mergeLiterals(out), nil
+	return mergeLiterals(out)
 }
 
 func (f *dateFormatter) num(n, width int) string {

@@ -3,6 +3,7 @@ package intl
 import (
 	"bytes"
 	"errors"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -114,8 +115,15 @@ func FuzzCall(f *testing.F) {
 	f.Add(5, `["sv"]`, `{"sensitivity":"case","caseFirst":"upper"}`)
 	f.Add(6, `{"locale":"en","type":"disjunction","style":"short"}`, `["a","b","c"]`)
 	f.Add(7, `{"locale":"ru","style":"narrow","numeric":"auto","numberingSystem":"latn"}`, "-2\x00days")
-	ops := []string{"canonicalize", "nf.resolve", "nf.parts", "dtf.parts", "dtf.resolve", "co.resolve", "lf.format", "rtf.format",
-		"supported", "pr.resolve", "pr.select", "co.key", "co.compare", "nf.format", "dtf.format", "lf.parts", "rtf.parts", "pr.categories", "lf.resolve", "rtf.resolve"}
+	f.Add(8, handle, `["n:-3","s:1e400","-3","x"]`)
+	f.Add(9, dateHandle, `["0","8.64e15"]`)
+	f.Add(10, "word", "e\u0301 \u0915\u094d\u0937 a_b \xed\xa0\x80")
+	// Every operation Call serves, in a fixed order.
+	ops := make([]string, 0, len(operations))
+	for name := range operations {
+		ops = append(ops, name)
+	}
+	sort.Strings(ops)
 	f.Fuzz(func(t *testing.T, op int, a, b string) {
 		if op < 0 {
 			op = -op

@@ -422,6 +422,20 @@ func isWellFormedUnit(u string) bool {
 // roundValue is FormatNumericToString's rounding: x (non-negative
 // magnitude, sign kept) rounded as r's digit options say, and the count
 // of fraction digits to show.
+// digitsComplete says a handle has the digit options its rounding type
+// reads (only a handle the prelude did not make lacks them).
+func (r *numberResolved) digitsComplete() bool {
+	sig := r.MinimumSignificantDigits != nil && r.MaximumSignificantDigits != nil
+	frac := r.MinimumFractionDigits != nil && r.MaximumFractionDigits != nil
+	switch r.RoundingType {
+	case "significantDigits":
+		return sig
+	case "fractionDigits":
+		return frac
+	}
+	return sig && frac
+}
+
 func (r *numberResolved) roundValue(x decimal) (decimal, int) {
 	mode := roundingMode(r.RoundingMode)
 	precision := func() (decimal, int, int) {

@@ -51,7 +51,9 @@ func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
 	}
 	f.sys = sys
 	if r.NumberingSystem != "latn" {
-		f.digits = []rune(digitsOf(r.NumberingSystem))
+		if f.digits = []rune(digitsOf(r.NumberingSystem)); len(f.digits) != 10 {
+			return nil, typeError("intl: bad handle")
+		}
 	}
 	f.minGrp, _ = strconv.Atoi(d.Numbers.MinimumGroupingDigits)
 	f.decimal = f.readDecimalStandard()

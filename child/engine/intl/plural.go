@@ -248,6 +248,9 @@ func pluralFor(handle string) (*pluralSelector, error) {
 			return nil, typeError("intl: bad handle")
 		}
 		r.RoundingType = roundingTypeOf(&r)
+		if !r.digitsComplete() {
+			return nil, typeError("intl: bad handle")
+		}
 		if r.RoundingMode == "" {
 			r.RoundingMode = "halfExpand"
 		}

@@ -283,6 +283,10 @@ function timeValue(date) {
   const x = date === undefined ? dateNow() : NumberIntrinsic(date);
   return StringIntrinsic(x);
 }
+function timeRange(startDate, endDate) {
+  if (startDate === undefined || endDate === undefined) throw new TypeErrorIntrinsic("Invalid time value");
+  return stringify([StringIntrinsic(NumberIntrinsic(startDate)), StringIntrinsic(NumberIntrinsic(endDate))]);
+}
 function DateTimeFormat(locales, options) {
   if (new.target === undefined) return new DateTimeFormat(locales, options);
   apply(weakSet, dateTimeFormats, [this, createDateTimeFormat(locales, options, "any", "date")]);
@@ -319,6 +323,14 @@ methods(DateTimeFormat.prototype, {
   formatToParts(date) {
     const slots = dateTimeFormatOf(this, "Intl.DateTimeFormat.prototype.formatToParts");
     return partsArray(parse(call("dtf.parts", slots.handle, timeValue(date))));
+  },
+  formatRange(startDate, endDate) {
+    const slots = dateTimeFormatOf(this, "Intl.DateTimeFormat.prototype.formatRange");
+    return call("dtf.range", slots.handle, timeRange(startDate, endDate));
+  },
+  formatRangeToParts(startDate, endDate) {
+    const slots = dateTimeFormatOf(this, "Intl.DateTimeFormat.prototype.formatRangeToParts");
+    return partsArray(parse(call("dtf.rangeParts", slots.handle, timeRange(startDate, endDate))));
   },
   resolvedOptions() {
     return resolvedCopy(dateTimeFormatOf(this, "Intl.DateTimeFormat.prototype.resolvedOptions").resolved);

@@ -261,6 +261,36 @@ cases.push(`new Intl.NumberFormat("en").formatRange(undefined, 1)`, `new Intl.Nu
   `new Intl.NumberFormat("en").formatRangeToParts(NaN, 1)`, `Intl.NumberFormat.prototype.formatRange.call({}, 1, 2)`,
   `new Intl.PluralRules("en").selectRange(NaN, 1)`, `new Intl.PluralRules("en").selectRange(1)`,
   `new Intl.PluralRules("en").selectRange(undefined, 1)`, `new Intl.PluralRules("en").selectRange("1", "2")`);
+// DateTimeFormat's formatRange: CLDR's interval patterns by the
+// largest field apart, the fallbacks, a range within one day of a date
+// and time, ends that look alike.
+const rangeDateOptions = [{}, { dateStyle: "medium" }, { dateStyle: "long" }, { dateStyle: "full" }, { timeStyle: "short" },
+  { dateStyle: "medium", timeStyle: "short" }, { dateStyle: "long", timeStyle: "short" }, { hour: "numeric", minute: "numeric" },
+  { hour: "numeric", minute: "numeric", hourCycle: "h23" }, { hour: "numeric", minute: "numeric", second: "numeric" },
+  { month: "long", day: "numeric" }, { year: "numeric", month: "short" }, { weekday: "short", month: "short", day: "numeric" },
+  { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "numeric" }, { hour: "numeric" },
+  { hour: "numeric", minute: "numeric", timeZoneName: "short" }, { month: "2-digit", day: "2-digit", year: "numeric" }];
+const rangeDates = [["Date.UTC(2020, 0, 1)", "Date.UTC(2020, 0, 5)"], ["Date.UTC(2020, 0, 1)", "Date.UTC(2020, 2, 5)"],
+  ["Date.UTC(2020, 0, 1)", "Date.UTC(2021, 0, 5)"], ["Date.UTC(2020, 0, 1, 10)", "Date.UTC(2020, 0, 1, 11, 30)"],
+  ["Date.UTC(2020, 0, 1, 10)", "Date.UTC(2020, 0, 1, 22, 30)"], ["Date.UTC(2020, 0, 1, 10)", "Date.UTC(2020, 0, 2, 11, 30)"],
+  ["Date.UTC(2020, 0, 1, 10)", "Date.UTC(2020, 0, 1, 10, 0, 5)"], ["Date.UTC(2020, 0, 1)", "Date.UTC(2020, 0, 1)"],
+  ["Date.UTC(-50, 0, 1)", "Date.UTC(20, 0, 1)"]];
+for (const l of locales) {
+  for (const o of rangeDateOptions) {
+    const dtf = `new Intl.DateTimeFormat(${lit(l)}, ${lit({ timeZone: "UTC", ...o })})`;
+    cases.push(`((f) => [${rangeDates.map(([a, b]) => `f.formatRange(${a}, ${b})`).join(", ")}])(${dtf})`);
+  }
+  cases.push(`new Intl.DateTimeFormat(${lit(l)}, {timeZone: "UTC", dateStyle: "medium", timeStyle: "short"}).formatRangeToParts(Date.UTC(2020, 0, 1, 10), Date.UTC(2020, 0, 1, 11, 30))`,
+    `new Intl.DateTimeFormat(${lit(l)}, {timeZone: "UTC"}).formatRangeToParts(Date.UTC(2020, 0, 1), Date.UTC(2020, 2, 5))`,
+    `new Intl.DateTimeFormat(${lit(l)}, {timeZone: "UTC", month: "short", day: "numeric"}).formatRangeToParts(Date.UTC(2020, 0, 1), Date.UTC(2020, 0, 5))`);
+}
+cases.push(`new Intl.DateTimeFormat("en-US", {timeZone: "America/New_York", dateStyle: "medium", timeStyle: "long"}).formatRange(Date.UTC(2024, 2, 10, 6, 30), Date.UTC(2024, 2, 10, 7, 30))`,
+  `new Intl.DateTimeFormat("en-US", {timeZone: "America/New_York", hour: "numeric", minute: "numeric"}).formatRange(Date.UTC(2024, 10, 3, 5, 30), Date.UTC(2024, 10, 3, 6, 30))`,
+  `new Intl.DateTimeFormat("en-US", {timeZone: "Asia/Kolkata", hour: "numeric", minute: "numeric"}).formatRange(Date.UTC(2020, 0, 1, 18), Date.UTC(2020, 0, 1, 20))`,
+  `new Intl.DateTimeFormat("en").formatRange(undefined, 1)`, `new Intl.DateTimeFormat("en").formatRange(1)`,
+  `new Intl.DateTimeFormat("en").formatRange(NaN, 1)`, `new Intl.DateTimeFormat("en").formatRange(1, 8.64e15 + 1)`,
+  `new Intl.DateTimeFormat("en", {timeZone: "UTC"}).formatRange(new Date(Date.UTC(2020, 5, 1)), Date.UTC(2019, 5, 1))`,
+  `new Intl.DateTimeFormat("en", {timeZone: "UTC"}).formatRangeToParts(0, 0)`, `Intl.DateTimeFormat.prototype.formatRange.call({}, 0, 1)`);
 // Segmenter: graphemes, words and sentences by UAX #29 (ICU's
 // dictionaries for Chinese, Japanese and Thai words are not Warden's:
 // those cases are listed in known.txt).
