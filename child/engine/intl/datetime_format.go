@@ -368,6 +368,12 @@ func (f *dateFormatter) flexibleDayPeriod(t time.Time, count int) string {
 	if !ok {
 		rules = f.dayPeriods[f.lang]
 	}
+	// Noon at 12 o'clock sharp, as far as the pattern shows minutes and
+	// seconds (ICU; its midnight is never used).
+	if _, ok := rules["noon"]; ok && names["noon"] != "" && t.Hour() == 12 &&
+		(t.Minute() == 0 || fieldOf(f.fields, 'm') == nil) && (t.Second() == 0 || fieldOf(f.fields, 's') == nil) {
+		return names["noon"]
+	}
 	for name, r := range rules {
 		if r.At != "" || names[name] == "" {
 			continue

@@ -189,6 +189,17 @@ func glue(d *datesData, width, date, timeP string) string {
 // glued; a time zone or fractional seconds none carries are added.
 func bestPattern(d *datesData, skeleton, cycle string) string {
 	want := parseDatePattern(strings.ReplaceAll(skeleton, "j", string(hourLetter(cycle))))
+	if h := fieldOf(want, 'h'); h != nil && (h.letter == 'H' || h.letter == 'k') {
+		// A 24-hour hour shows no day period: ICU's pattern generator
+		// drops one the skeleton asks for ("03 Uhr", not "nachts 03").
+		kept := want[:0]
+		for _, f := range want {
+			if f.letter != 'B' && f.letter != 'b' {
+				kept = append(kept, f)
+			}
+		}
+		want = kept
+	}
 	p := matchFields(d, want)
 	if fieldOf(want, 'B') == nil {
 		// A flexible day period the components did not ask for is shown

@@ -261,6 +261,15 @@ cases.push(`new Intl.NumberFormat("en").formatRange(undefined, 1)`, `new Intl.Nu
   `new Intl.NumberFormat("en").formatRangeToParts(NaN, 1)`, `Intl.NumberFormat.prototype.formatRange.call({}, 1, 2)`,
   `new Intl.PluralRules("en").selectRange(NaN, 1)`, `new Intl.PluralRules("en").selectRange(1)`,
   `new Intl.PluralRules("en").selectRange(undefined, 1)`, `new Intl.PluralRules("en").selectRange("1", "2")`);
+// The dayPeriod option: flexible day periods with a 12-hour hour, noon
+// at 12 sharp, none with a 24-hour one, alone.
+for (const l of locales) {
+  for (const dayPeriod of ["narrow", "short", "long"]) {
+    cases.push(`[0, 3, 7, 12, 15, 19, 23].map((h) => [new Intl.DateTimeFormat(${lit(l)}, ${lit({ dayPeriod, hour: "numeric", timeZone: "UTC" })}).format(Date.UTC(2020, 0, 1, h)), new Intl.DateTimeFormat(${lit(l)}, ${lit({ dayPeriod, timeZone: "UTC" })}).format(Date.UTC(2020, 0, 1, h))])`);
+  }
+  cases.push(`new Intl.DateTimeFormat(${lit(l)}, {dayPeriod: "short", hour: "numeric", minute: "numeric", timeZone: "UTC"}).formatToParts(Date.UTC(2020, 0, 1, 12, 0))`,
+    `new Intl.DateTimeFormat(${lit(l)}, {dayPeriod: "long", hour: "numeric", minute: "numeric", timeZone: "UTC"}).format(Date.UTC(2020, 0, 1, 12, 30))`);
+}
 // DateTimeFormat's formatRange: CLDR's interval patterns by the
 // largest field apart, the fallbacks, a range within one day of a date
 // and time, ends that look alike.
