@@ -225,6 +225,8 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 		{"cardinal", "cldr-core", "supplemental/plurals.json", []string{"supplemental", "plurals-type-cardinal"}},
 		{"ordinal", "cldr-core", "supplemental/ordinals.json", []string{"supplemental", "plurals-type-ordinal"}},
 		{"ranges", "cldr-core", "supplemental/pluralRanges.json", []string{"supplemental", "plurals"}},
+		{"calendars", "cldr-core", "supplemental/calendarPreferenceData.json", []string{"supplemental", "calendarPreferenceData"}},
+		{"week", "cldr-core", "supplemental/weekData.json", []string{"supplemental", "weekData"}},
 		{"fractions", "cldr-core", "supplemental/currencyData.json", []string{"supplemental", "currencyData", "fractions"}},
 		{"systems", "cldr-core", "supplemental/numberingSystems.json", []string{"supplemental", "numberingSystems"}},
 		{"aliases", "cldr-core", "supplemental/aliases.json", []string{"supplemental", "metadata", "alias"}},
@@ -268,6 +270,9 @@ func (g *gen) supplemental(tags []string) (map[string]any, error) {
 		"pluralsCardinal": pickPlurals(cardinal, langs),
 		"pluralsOrdinal":  pickPlurals(ordinal, langs),
 		"pluralRanges":    pickRanges(v["ranges"], langs),
+		"calendarPrefs":   calendarPrefsOf(v["calendars"]),
+		"weekInfo":        weekInfoOf(v["week"]),
+		"regionZones":     regionZonesOf(tz),
 		"currencyDigits":  fractions,
 		"numberingDigits": digits,
 		"languageAlias":   reduce(a["languageAlias"]),
@@ -378,6 +383,7 @@ func flattenZones(prefix string, v any) map[string]any {
 var lookupKinds = map[string]string{
 	"languageAlias": "la", "territoryAlias": "ta", "scriptAlias": "sa", "numberingDigits": "nu",
 	"zoneNames": "zn", "metaZones": "mz", "timeData": "td", "likelySubtags": "ls",
+	"calendarPrefs": "cp", "weekInfo": "wk", "regionZones": "rz",
 }
 
 func writeLookup(path string, sup map[string]any) error {

@@ -42,6 +42,7 @@ var operations = map[string]func(a, b string) (string, error){
 	"loc.make":     makeLocale,
 	"loc.maximize": func(a, _ string) (string, error) { return maximizeLocale(a, false) },
 	"loc.minimize": func(a, _ string) (string, error) { return maximizeLocale(a, true) },
+	"loc.info":     localeInfo,
 	"values": func(a, _ string) (string, error) {
 		v, err := supportedValues(a)
 		if err != nil {

@@ -19,6 +19,7 @@ const MapIntrinsic = Map;
 const numberValueOf = Number.prototype.valueOf;
 const bigintValueOf = BigInt.prototype.valueOf;
 const toStringTag = Symbol.toStringTag;
+const isArray = Array.isArray;
 
 // call runs one host operation; the host's errors come back as
 // "\0Name\0message" and are thrown as that error.
@@ -504,6 +505,21 @@ for (let i = 0; i < localeGetters.length; i++) {
   const getter = getOwnPropertyDescriptor({ get [name]() {
     const v = localeOf(this, name)[name];
     return v === null ? undefined : v;
+  } }, name).get;
+  defineProperty(Locale.prototype, name, { get: getter, enumerable: false, configurable: true });
+}
+// The information getters: a fresh array or object on each read.
+const localeInfoGetters = ["calendars", "collations", "hourCycles", "numberingSystems", "textInfo", "timeZones", "weekInfo"];
+for (let i = 0; i < localeInfoGetters.length; i++) {
+  const name = localeInfoGetters[i];
+  const getter = getOwnPropertyDescriptor({ get [name]() {
+    const v = parse(call("loc.info", localeOf(this, name).tag, name));
+    if (v === null) return undefined;
+    if (isArray(v)) return list(v);
+    const out = {};
+    const keys = ObjectIntrinsic.keys(v);
+    for (let k = 0; k < keys.length; k++) dataProperty(out, keys[k], isArray(v[keys[k]]) ? list(v[keys[k]]) : v[keys[k]]);
+    return out;
   } }, name).get;
   defineProperty(Locale.prototype, name, { get: getter, enumerable: false, configurable: true });
 }

@@ -325,6 +325,16 @@ for (const l of [...locales, "und", "und-TW", "und-Cyrl", "sr", "sr-Latn", "zh-H
   "en-u-ca-gregory-hc-h23-kn-nu-latn", "ja-JP-u-ca-japanese", "zh-u-co-pinyin"]) {
   cases.push(localeFields(`new Intl.Locale(${lit(l)})`), `new Intl.Locale(${lit(l)}).maximize().toString()`, `new Intl.Locale(${lit(l)}).minimize().toString()`);
 }
+// Locale's information getters: CLDR's preferred calendars, hour
+// cycles, numbering systems, zones and week data by region; keywords
+// answer for themselves.
+const localeInfo = (e) => `((l) => [l.calendars, l.hourCycles, l.numberingSystems, l.timeZones, l.textInfo, l.weekInfo])(${e})`;
+for (const l of [...locales, "he", "und", "fr", "ar", "de-AT", "en-u-ca-buddhist-hc-h23-nu-thai-co-phonebk", "zh-Hant", "sr-Latn-RS", "es-419", "pt-PT", "en-AU", "ar-MA", "ur-PK"]) {
+  cases.push(localeInfo(`new Intl.Locale(${lit(l)})`));
+}
+cases.push(`new Intl.Locale("de-DE").collations`, `new Intl.Locale("en-US").collations`, `new Intl.Locale("de-u-co-phonebk").collations`);
+cases.push(`((l) => [l.calendars === l.calendars, l.weekInfo === l.weekInfo, l.weekInfo.weekend === l.weekInfo.weekend])(new Intl.Locale("en-US"))`,
+  `Object.getOwnPropertyNames(Intl.Locale.prototype)`, `Object.getOwnPropertyDescriptor(Intl.Locale.prototype, "weekInfo").get.call({})`);
 cases.push(localeFields(`new Intl.Locale("en", {region: "GB", script: "Latn", calendar: "buddhist", hourCycle: "h11", caseFirst: "upper", numeric: false, numberingSystem: "arab", collation: "emoji"})`),
   `new Intl.Locale("x")`, `new Intl.Locale()`, `new Intl.Locale(5)`, `Intl.Locale("en")`, `new Intl.Locale("en", {calendar: "x"})`,
   `new Intl.Locale("en", {region: "USA"})`, `new Intl.Locale("en", {hourCycle: "h25"})`, `Intl.Locale.length`,
