@@ -32,10 +32,9 @@ while read -r sum spec; do
 	tar xzf "$file" -C "$tmp/src/$name"
 done <"$here/packages.sha256"
 rm -rf "$out.tmp"
-(cd "$root" && go run ./build/intl -src "$tmp/src" -out "$out.tmp")
 # The IANA time zones: the tz database Go ships ($GOROOT/lib/time, what
 # time/tzdata embeds), read by the engine without a file system.
-cp "$(cd "$root" && go env GOROOT)/lib/time/zoneinfo.zip" "$out.tmp/zoneinfo.zip"
+(cd "$root" && go run ./build/intl -src "$tmp/src" -out "$out.tmp" -tz "$(go env GOROOT)/lib/time/zoneinfo.zip")
 rm -rf "$out"
 mv "$out.tmp" "$out"
 echo "$out ok (CLDR $(sed -n 's/.*"cldrVersion":"\([^"]*\)".*/\1/p' "$out/supplemental.json"))"

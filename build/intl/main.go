@@ -9,7 +9,7 @@
 // fields the formatters read; the supplemental data every locale shares
 // goes to supplemental.json.
 //
-// Usage: go run ./build/intl -src DIR -out child/engine/intl/data
+// Usage: go run ./build/intl -src DIR -out child/engine/intl/data -tz ZIP
 // where DIR holds each package extracted into a directory of its name
 // (DIR/cldr-core/package/...).
 package main
@@ -45,18 +45,19 @@ var locales = map[string]string{
 func main() {
 	src := flag.String("src", "", "directory holding the extracted CLDR packages")
 	out := flag.String("out", "", "directory to write the data to")
+	tz := flag.String("tz", "", "the tz database as a zip of TZif files ($GOROOT/lib/time/zoneinfo.zip)")
 	flag.Parse()
-	if *src == "" || *out == "" {
-		fmt.Fprintln(os.Stderr, "usage: intl -src DIR -out DIR")
+	if *src == "" || *out == "" || *tz == "" {
+		fmt.Fprintln(os.Stderr, "usage: intl -src DIR -out DIR -tz ZIP")
 		os.Exit(2)
 	}
-	if err := run(*src, *out); err != nil {
+	if err := run(*src, *out, *tz); err != nil {
 		fmt.Fprintln(os.Stderr, "intl:", err)
 		os.Exit(1)
 	}
 }
 
-func run(src, out string) error {
+func run(src, out, tz string) error {
 	g := &gen{src: src}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -81,17 +82,15 @@ func run(src, out string) error {
 	if err != nil {
 		return err
 	}
+	if sup["zoneData"], err = writeZones(filepath.Join(out, "tzdata.bin"), tz); err != nil {
+		return err
+	}
 	// The tables looked up by key (aliases, numbering systems' digits,
-	// zones, metazones, hour cycles) go to one sorted text file the
-	// engine searches without decoding it; the day period rules only
-	// DateTimeFormat reads go to a file of their own.
+	// zones, metazones, hour cycles, plural rules, day periods, ...) go
+	// to one sorted text file the engine searches without decoding it.
 	if err := writeLookup(filepath.Join(out, "lookup.txt"), sup); err != nil {
 		return err
 	}
-	if err := writeJSON(filepath.Join(out, "dayperiods.json"), sup["dayPeriodRules"]); err != nil {
-		return err
-	}
-	delete(sup, "dayPeriodRules")
 	return writeJSON(filepath.Join(out, "supplemental.json"), sup)
 }
 
@@ -384,6 +383,8 @@ var lookupKinds = map[string]string{
 	"languageAlias": "la", "territoryAlias": "ta", "scriptAlias": "sa", "numberingDigits": "nu",
 	"zoneNames": "zn", "metaZones": "mz", "timeData": "td", "likelySubtags": "ls",
 	"calendarPrefs": "cp", "weekInfo": "wk", "regionZones": "rz",
+	"pluralsCardinal": "pc", "pluralsOrdinal": "po", "pluralRanges": "pg", "currencyDigits": "cd",
+	"locales": "lc", "variantAlias": "va", "zoneData": "zi", "dayPeriodRules": "dp",
 }
 
 func writeLookup(path string, sup map[string]any) error {
@@ -426,6 +427,13 @@ func writeLookup(path string, sup map[string]any) error {
 // without decoding the others.
 func writeLocale(out, cldr string, data map[string]any) error {
 	base := filepath.Join(out, cldr)
+	// The metazones' names, three quarters of the dates, are read only
+	// to name a zone: a file of their own.
+	tzn := obj(obj(data["dates"])["timeZoneNames"])
+	if err := writeJSON(base+".zones.json", tzn["metazone"]); err != nil {
+		return err
+	}
+	delete(tzn, "metazone")
 	if err := writeJSON(base+".dates.json", data["dates"]); err != nil {
 		return err
 	}

@@ -1,10 +1,45 @@
 package main
 
 import (
+	"archive/zip"
+	"fmt"
+	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 )
+
+// writeZones writes every zone of the tz zip's TZif files one after
+// another to path and answers where each lies ("OFFSET LENGTH" by
+// name): the engine loads one zone from there without reading the
+// zip's directory of six hundred entries.
+func writeZones(path, zipPath string) (map[string]any, error) {
+	z, err := zip.OpenReader(zipPath)
+	if err != nil {
+		return nil, err
+	}
+	defer z.Close()
+	var all []byte
+	where := map[string]any{}
+	for _, f := range z.File {
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		r, err := f.Open()
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		where[f.Name] = fmt.Sprintf("%d %d", len(all), len(b))
+		all = append(all, b...)
+	}
+	return where, os.WriteFile(path, all, 0o644)
+}
 
 // calendarPrefsOf maps each region to its preferred calendars, as
 // BCP 47 names them ("gregorian" is "gregory"), space-separated.

@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -26,38 +27,22 @@ import (
 // data is the generated CLDR subset: one file per CLDR locale and the
 // supplemental data they share (build/intl).
 //
-//go:embed data/*.json data/*.currencies data/lookup.txt data/zoneinfo.zip
+//go:embed data/*.json data/*.currencies
 var data embed.FS
 
 // supplementalData is what every locale shares.
 type supplementalData struct {
-	CLDRVersion     string                       `json:"cldrVersion"`
-	Locales         map[string]string            `json:"locales"` // supported tag -> CLDR locale file
-	PluralsCardinal map[string]map[string]string `json:"pluralsCardinal"`
-	PluralsOrdinal  map[string]map[string]string `json:"pluralsOrdinal"`
-	// PluralRanges is each language's plural of a range, keyed
-	// "START+END" by the ends' categories.
-	PluralRanges   map[string]map[string]string `json:"pluralRanges"`
-	CurrencyDigits map[string]struct {
-		Digits   string `json:"_digits"`
-		Rounding string `json:"_rounding"`
-	} `json:"currencyDigits"`
-
-	LanguageAlias  map[string]string `json:"languageAlias"`
-	TerritoryAlias map[string]string `json:"territoryAlias"`
-	ScriptAlias    map[string]string `json:"scriptAlias"`
-	VariantAlias   map[string]string `json:"variantAlias"`
+	Locales      map[string]string // supported tag -> CLDR locale file
+	VariantAlias map[string]string
 }
 
-// dayPeriodRules are each language's flexible day periods, which only
-// DateTimeFormat reads (data/dayperiods.json).
-var dayPeriodRules = sync.OnceValues(func() (map[string]map[string]dayPeriodRule, error) {
-	v, err := decodeFile[map[string]map[string]dayPeriodRule]("dayperiods.json")
-	if err != nil {
-		return nil, err
-	}
-	return *v, nil
-})
+// dayPeriodRulesOf are a language's flexible day periods (CLDR
+// dayPeriodRuleSet, the lookup table's dp lines), nil if it has none.
+func dayPeriodRulesOf(lang string) map[string]dayPeriodRule {
+	var rules map[string]dayPeriodRule
+	lookupJSON("dp", lang, &rules)
+	return rules
+}
 
 type dayPeriodRule struct {
 	At     string `json:"_at"`
@@ -65,65 +50,77 @@ type dayPeriodRule struct {
 	Before string `json:"_before"`
 }
 
-// lookupTable is data/lookup.txt: sorted lines "KIND:KEY\tVALUE" for the
-// tables read one key at a time (la language, ta territory and sa
-// script aliases; nu a numbering system's digits; zn a zone's name as
-// Node reports it, by its lower-cased name; mz a zone's metazones, JSON;
-// td a region's hour cycles, JSON). It is searched, never decoded
-// whole.
-var lookupTable = sync.OnceValue(func() *sortedLines {
-	b, _ := data.ReadFile("data/lookup.txt")
-	t := &sortedLines{text: b}
-	for i, c := range b {
-		if c == '\n' && i+1 < len(b) {
-			t.starts = append(t.starts, int32(i+1))
-		}
-	}
-	return t
-})
+// lookupText is data/lookup.txt: "\n", then sorted lines "KIND:KEY\tVALUE",
+// each ending in "\n", for the tables read one key at a time (la
+// language, ta territory and sa script aliases; nu a numbering system's
+// digits; zn a zone's name as Node reports it, by its lower-cased name;
+// mz a zone's metazones, JSON; td a region's hour cycles, JSON; pc, po
+// and pg a language's cardinal and ordinal plural rules and plural
+// ranges, JSON; cd a currency's digits, JSON; cp, wk and rz a region's
+// calendars, week and zones). It is searched where it lies in the
+// binary: never copied, indexed or decoded whole, so a first lookup
+// touches a few pages of it, not all.
+//
+//go:embed data/lookup.txt
+var lookupText string
 
-// sortedLines is a text of sorted lines and where each begins.
-type sortedLines struct {
-	text   []byte
-	starts []int32
+// lookupLine finds the first line at or after prefix: its offset (the
+// newline before it) or -1 when there is none. Lines are sorted, so
+// "the line after the first newline at or after p" grows with p, and
+// a binary search over byte offsets finds it.
+func lookupLine(prefix string) int {
+	text := lookupText
+	last := len(text) - 1
+	if last < 0 || text[last] != '\n' {
+		return -1
+	}
+	nextNL := func(p int) int { return p + strings.IndexByte(text[p:], '\n') }
+	n := nextNL(sort.Search(last+1, func(p int) bool {
+		n := nextNL(p)
+		return n == last || text[n+1:nextNL(n+1)] >= prefix
+	}))
+	if n == last {
+		return -1
+	}
+	return n
 }
 
-func (t *sortedLines) line(i int) []byte {
-	s := t.text[t.starts[i]:]
-	if j := bytes.IndexByte(s, '\n'); j >= 0 {
-		s = s[:j]
-	}
-	return s
+// lookupAt is the line after the newline at n.
+func lookupAt(n int) string {
+	rest := lookupText[n+1:]
+	return rest[:strings.IndexByte(rest, '\n')]
 }
 
 // lookupKeys are every key of a kind, in order.
 func lookupKeys(kind string) []string {
-	t := lookupTable()
-	prefix := []byte(kind + ":")
+	prefix := kind + ":"
 	var out []string
-	i := sort.Search(len(t.starts), func(i int) bool { return bytes.Compare(t.line(i), prefix) >= 0 })
-	for ; i < len(t.starts); i++ {
-		l := t.line(i)
-		if !bytes.HasPrefix(l, prefix) {
+	for n := lookupLine(prefix); n >= 0 && n < len(lookupText)-1; n += len(lookupAt(n)) + 1 {
+		l := lookupAt(n)
+		if !strings.HasPrefix(l, prefix) {
 			break
 		}
-		k, _, _ := bytes.Cut(l[len(prefix):], []byte("\t"))
-		out = append(out, string(k))
+		k, _, _ := strings.Cut(l[len(prefix):], "\t")
+		out = append(out, k)
 	}
 	return out
 }
 
 // lookup finds KIND:KEY's value by binary search.
 func lookup(kind, key string) (string, bool) {
-	t := lookupTable()
-	prefix := []byte(kind + ":" + key + "\t")
-	i := sort.Search(len(t.starts), func(i int) bool { return bytes.Compare(t.line(i), prefix) >= 0 })
-	if i < len(t.starts) {
-		if l := t.line(i); bytes.HasPrefix(l, prefix) {
-			return string(l[len(prefix):]), true
+	prefix := kind + ":" + key + "\t"
+	if n := lookupLine(prefix); n >= 0 {
+		if l := lookupAt(n); strings.HasPrefix(l, prefix) {
+			return l[len(prefix):], true
 		}
 	}
 	return "", false
+}
+
+// lookupJSON decodes KIND:KEY's value into v; false when there is none.
+func lookupJSON(kind, key string, v any) bool {
+	text, ok := lookup(kind, key)
+	return ok && json.Unmarshal([]byte(text), v) == nil
 }
 
 // localeData is one CLDR locale's data: its numbers, decoded with it,
@@ -139,6 +136,7 @@ type localeData struct {
 	} `json:"numbers"`
 
 	dates    func() (*datesData, error)
+	zones    func() (*metazoneNames, error)
 	words    func() (*wordsData, error)
 	names    func() (*namesData, error)
 	codes    func() []string
@@ -181,11 +179,17 @@ type datesData struct {
 			Long  map[string]string `json:"long"`
 			Short map[string]string `json:"short"`
 		} `json:"utc"`
-		Metazone map[string]struct {
-			Long  map[string]string `json:"long"`
-			Short map[string]string `json:"short"`
-		} `json:"metazone"`
 	} `json:"timeZoneNames"`
+
+	skeletonsOnce sync.Once
+	parsed        []availableSkeleton
+}
+
+// metazoneNames are a locale's names of the metazones
+// (LOCALE.zones.json), decoded when a zone is first named.
+type metazoneNames map[string]struct {
+	Long  map[string]string `json:"long"`
+	Short map[string]string `json:"short"`
 }
 
 // relativeField is one unit's relative-time names and patterns.
@@ -228,14 +232,18 @@ type numberSystem struct {
 	MiscPatterns    map[string]string `json:"miscPatterns"`
 }
 
+// supplemental is the supported locales and the variant aliases, read
+// from the lookup table's lc and va lines (no JSON to decode: a first
+// Intl call pays for what it reads).
 var supplemental = sync.OnceValues(func() (*supplementalData, error) {
-	b, err := data.ReadFile("data/supplemental.json")
-	if err != nil {
-		return nil, fmt.Errorf("intl: the CLDR data is missing (make intl-data): %w", err)
+	s := &supplementalData{Locales: map[string]string{}, VariantAlias: map[string]string{}}
+	for kind, m := range map[string]map[string]string{"lc": s.Locales, "va": s.VariantAlias} {
+		for _, k := range lookupKeys(kind) {
+			m[k], _ = lookup(kind, k)
+		}
 	}
-	s := &supplementalData{}
-	if err := json.Unmarshal(b, s); err != nil {
-		return nil, fmt.Errorf("intl: supplemental data: %w", err)
+	if len(s.Locales) == 0 {
+		return nil, errors.New("intl: the CLDR data is missing (make intl-data)")
 	}
 	return s, nil
 })
@@ -271,6 +279,7 @@ func loadLocale(cldr string) (*localeData, error) {
 		return nil, fmt.Errorf("intl: data for %s: %w", cldr, err)
 	}
 	d.dates = sync.OnceValues(func() (*datesData, error) { return decodeFile[datesData](cldr + ".dates.json") })
+	d.zones = sync.OnceValues(func() (*metazoneNames, error) { return decodeFile[metazoneNames](cldr + ".zones.json") })
 	d.words = sync.OnceValues(func() (*wordsData, error) { return decodeFile[wordsData](cldr + ".words.json") })
 	d.names = sync.OnceValues(func() (*namesData, error) { return decodeFile[namesData](cldr + ".names.json") })
 	currencies, _ := data.ReadFile("data/" + cldr + ".currencies")

@@ -1,11 +1,9 @@
 package intl
 
 import (
-	"archive/zip"
-	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -13,20 +11,19 @@ import (
 	"time"
 )
 
-// Time zones come from the tz database Go ships (data/zoneinfo.zip,
-// copied by make intl-data), read from the binary: a child has no file
-// system to load them from.
+// Time zones come from the tz database Go ships ($GOROOT's
+// zoneinfo.zip, laid out by make intl-data), read from the binary: a
+// child has no file system to load them from.
 var (
 	zonesMu   sync.Mutex
 	locations = map[string]*time.Location{}
-	zoneZip   = sync.OnceValues(func() (*zip.Reader, error) {
-		b, err := data.ReadFile("data/zoneinfo.zip")
-		if err != nil {
-			return nil, fmt.Errorf("intl: the time zone data is missing (make intl-data): %w", err)
-		}
-		return zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	})
 )
+
+// tzdata is the TZif data of every zone, one after another
+// (data/tzdata.bin); the lookup table's zi lines say where each lies.
+//
+//go:embed data/tzdata.bin
+var tzdata string
 
 func location(name string) (*time.Location, error) {
 	if name == "UTC" {
@@ -37,20 +34,12 @@ func location(name string) (*time.Location, error) {
 	if l, ok := locations[name]; ok {
 		return l, nil
 	}
-	z, err := zoneZip()
-	if err != nil {
-		return nil, err
-	}
-	f, err := z.Open(name)
-	if err != nil {
+	where, ok := lookup("zi", name)
+	var off, n int
+	if _, err := fmt.Sscan(where, &off, &n); !ok || err != nil || off < 0 || n < 0 || off+n > len(tzdata) {
 		return nil, rangeError("Invalid time zone specified: " + name)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return nil, err
-	}
-	l, err := time.LoadLocationFromTZData(name, b)
+	l, err := time.LoadLocationFromTZData(name, []byte(tzdata[off:off+n]))
 	if err != nil {
 		return nil, rangeError("Invalid time zone specified: " + name)
 	}
@@ -74,7 +63,10 @@ type dateFormatter struct {
 			To   string `json:"_to"`
 		} `json:"usesMetazone"`
 	}
-	dayPeriods map[string]map[string]dayPeriodRule
+	zones func() (*metazoneNames, error)
+	// dayPeriods are the language's flexible day periods, read when a
+	// B field is first formatted.
+	dayPeriods func() map[string]dayPeriodRule
 	decimal    string
 	lang       string
 	cldr       string
@@ -97,16 +89,18 @@ func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules, err := dayPeriodRules()
-	if err != nil {
-		return nil, err
-	}
-	f := &dateFormatter{h: h, fields: parseDatePattern(h.Pattern), d: dd, loc: l, zone: h.Resolved.TimeZone, dayPeriods: rules}
+	f := &dateFormatter{h: h, fields: parseDatePattern(h.Pattern), d: dd, loc: l, zone: h.Resolved.TimeZone}
 	// The zone's metazones, decoded once: every date formatted with a
 	// zone name reads them.
 	text, _ := lookup("mz", f.zone)
 	json.Unmarshal([]byte(text), &f.metazones)
-	f.lang, f.cldr = ld.Lang, ld.CLDR
+	f.lang, f.cldr, f.zones = ld.Lang, ld.CLDR, ld.zones
+	f.dayPeriods = sync.OnceValue(func() map[string]dayPeriodRule {
+		if rules := dayPeriodRulesOf(ld.CLDR); rules != nil {
+			return rules
+		}
+		return dayPeriodRulesOf(ld.Lang)
+	})
 	f.decimal = "."
 	if sys, ok := ld.Numbers.Systems[h.Resolved.NumberingSystem]; ok && sys.Symbols["decimal"] != "" {
 		f.decimal = sys.Symbols["decimal"]
@@ -270,6 +264,15 @@ func (f *dateFormatter) hour(t time.Time, fl patternField) string {
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
+// metazoneNames are the locale's names of metazones (none if its data
+// cannot be read: the GMT offset names the zone then).
+func (f *dateFormatter) metazoneNames() metazoneNames {
+	if names, err := f.zones(); err == nil {
+		return *names
+	}
+	return nil
+}
+
 // zoneName is the zone's name for t: the metazone's specific (z) or
 // generic (v) name where the locale has one, else the GMT offset (O).
 func (f *dateFormatter) zoneName(t time.Time, fl patternField) string {
@@ -293,7 +296,7 @@ func (f *dateFormatter) zoneName(t time.Time, fl patternField) string {
 			}
 		}
 		if mz := f.metazone(t); mz != "" {
-			if m, ok := names.Metazone[mz]; ok {
+			if m, ok := f.metazoneNames()[mz]; ok {
 				src := m.Short
 				if long {
 					src = m.Long
@@ -364,10 +367,7 @@ func (f *dateFormatter) gmtOffset(t time.Time, long bool) string {
 func (f *dateFormatter) flexibleDayPeriod(t time.Time, count int) string {
 	names := f.d.DayPeriods["format"][widthName(count)]
 	hm := fmt.Sprintf("%02d:%02d", t.Hour(), t.Minute())
-	rules, ok := f.dayPeriods[f.cldr]
-	if !ok {
-		rules = f.dayPeriods[f.lang]
-	}
+	rules := f.dayPeriods()
 	// Noon at 12 o'clock sharp, as far as the pattern shows minutes and
 	// seconds (ICU; its midnight is never used).
 	if _, ok := rules["noon"]; ok && names["noon"] != "" && t.Hour() == 12 &&

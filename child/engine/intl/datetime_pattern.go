@@ -285,16 +285,9 @@ func fieldOf(fs []patternField, t byte) *patternField {
 // matchExact finds the available format with exactly want's field types
 // (and the same class of hour), nearest in widths, and adjusts it.
 func matchExact(d *datesData, want []patternField) (string, bool) {
-	keys := make([]string, 0, len(d.DateTimeFormats.AvailableFormats))
-	for k := range d.DateTimeFormats.AvailableFormats {
-		if !strings.Contains(k, "-") {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
 	best, bestDist := "", -1
-	for _, k := range keys {
-		have := parseDatePattern(k)
+	for _, sk := range d.skeletons() {
+		k, have := sk.key, sk.fields
 		if len(have) != len(want) {
 			continue
 		}
@@ -332,6 +325,27 @@ func matchExact(d *datesData, want []patternField) (string, bool) {
 		return adjustZone(d.DateTimeFormats.AvailableFormats[best], want), true
 	}
 	return adjustWidths(d.DateTimeFormats.AvailableFormats[best], want), true
+}
+
+// availableSkeleton is one of the locale's available formats' skeletons,
+// parsed.
+type availableSkeleton struct {
+	key    string
+	fields []patternField
+}
+
+// skeletons are the available formats' skeletons in order, parsed once
+// per locale (each DateTimeFormat made matches against them).
+func (d *datesData) skeletons() []availableSkeleton {
+	d.skeletonsOnce.Do(func() {
+		for k := range d.DateTimeFormats.AvailableFormats {
+			if !strings.Contains(k, "-") {
+				d.parsed = append(d.parsed, availableSkeleton{key: k, fields: parseDatePattern(k)})
+			}
+		}
+		sort.Slice(d.parsed, func(i, j int) bool { return d.parsed[i].key < d.parsed[j].key })
+	})
+	return d.parsed
 }
 
 // canonicalSkeleton writes a skeleton with every time zone letter as z.

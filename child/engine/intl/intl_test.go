@@ -3,9 +3,11 @@ package intl
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Behaviour is held to Node's by child/engine's TestIntlNodeTable; these
@@ -14,11 +16,9 @@ import (
 // TestLookupFindsEveryLine: the binary search over lookup.txt finds each
 // line's value by its kind and key, and nothing for a key it lacks.
 func TestLookupFindsEveryLine(t *testing.T) {
-	b, err := data.ReadFile("data/lookup.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := []byte(lookupText)
 	n := 0
+	kinds := map[string][]string{}
 	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
 		kv, value, _ := strings.Cut(string(line), "\t")
 		kind, key, _ := strings.Cut(kv, ":")
@@ -26,7 +26,13 @@ func TestLookupFindsEveryLine(t *testing.T) {
 		if !ok || got != value {
 			t.Fatalf("lookup(%q, %q) = %q, %v; want %q", kind, key, got, ok, value)
 		}
+		kinds[kind] = append(kinds[kind], key)
 		n++
+	}
+	for kind, keys := range kinds {
+		if got := lookupKeys(kind); !slices.Equal(got, keys) {
+			t.Errorf("lookupKeys(%q): %d keys, want %d", kind, len(got), len(keys))
+		}
 	}
 	if n < 1000 {
 		t.Fatalf("lookup.txt has %d lines", n)
@@ -35,6 +41,30 @@ func TestLookupFindsEveryLine(t *testing.T) {
 		if v, ok := lookup("mz", k); ok {
 			t.Errorf("lookup(mz, %q) = %q, want none", k, v)
 		}
+	}
+}
+
+// TestEveryZoneLoads: each zone of the tz data loads from where the
+// lookup table says it lies, and New York is five hours behind UTC in
+// January and four in July.
+func TestEveryZoneLoads(t *testing.T) {
+	zones := lookupKeys("zi")
+	if len(zones) < 400 {
+		t.Fatalf("%d zones", len(zones))
+	}
+	for _, name := range zones {
+		if _, err := location(name); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	ny, _ := location("America/New_York")
+	for month, want := range map[time.Month]int{time.January: -5 * 3600, time.July: -4 * 3600} {
+		if _, off := time.Date(2024, month, 1, 12, 0, 0, 0, ny).Zone(); off != want {
+			t.Errorf("New York in %v: offset %d, want %d", month, off, want)
+		}
+	}
+	if _, err := location("Mars/Olympus_Mons"); err == nil {
+		t.Error("a zone the data lacks loaded")
 	}
 }
 

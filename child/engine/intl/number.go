@@ -230,13 +230,11 @@ func fractionDigits(mnfd, mxfd *string, mnfdDefault, mxfdDefault int) (*int, *in
 }
 
 // currencyDigits is the currency's minor unit digits (CLDR currencyData).
-func currencyDigits(sup *supplementalData, code string) int {
-	if d, ok := sup.CurrencyDigits[code]; ok {
-		if n, err := strconv.Atoi(d.Digits); err == nil {
-			return n
-		}
+func currencyDigits(code string) int {
+	var d struct {
+		Digits string `json:"_digits"`
 	}
-	if d, ok := sup.CurrencyDigits["DEFAULT"]; ok {
+	if lookupJSON("cd", code, &d) || lookupJSON("cd", "DEFAULT", &d) {
 		if n, err := strconv.Atoi(d.Digits); err == nil {
 			return n
 		}
@@ -248,10 +246,6 @@ func currencyDigits(sup *supplementalData, code string) int {
 // read.
 func resolveNumberFormat(locales []string, o *numberOptions) (*numberResolved, error) {
 	const ctor = "NumberFormat"
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
 	if _, err := oneOf(ctor, "localeMatcher", o.LocaleMatcher, "best fit", "lookup", "best fit"); err != nil {
 		return nil, err
 	}
@@ -279,7 +273,7 @@ func resolveNumberFormat(locales []string, o *numberOptions) (*numberResolved, e
 	mnfd, mxfd := 0, 3
 	switch {
 	case style == "currency" && notation == "standard":
-		d := currencyDigits(sup, r.Currency)
+		d := currencyDigits(r.Currency)
 		mnfd, mxfd = d, d
 	case style == "percent":
 		mnfd, mxfd = 0, 0

@@ -235,10 +235,9 @@ func (f *numberFormatter) rangeCount(start, end string) string {
 // pluralRangeOf is lang's category for a range from a start to an end
 // category: CLDR's plural ranges; ICU's default is other.
 func pluralRangeOf(lang, start, end string) string {
-	if sup, err := supplemental(); err == nil {
-		if c, ok := sup.PluralRanges[lang][start+"+"+end]; ok {
-			return c
-		}
+	var ranges map[string]string
+	if lookupJSON("pg", lang, &ranges) && ranges[start+"+"+end] != "" {
+		return ranges[start+"+"+end]
 	}
 	return "other"
 }

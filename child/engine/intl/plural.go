@@ -2,6 +2,7 @@ package intl
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,23 +35,19 @@ var (
 // pluralRulesFor is lang's rules of kind ("cardinal" or "ordinal"); a
 // language CLDR has no rules for has only "other".
 func pluralRulesFor(lang, kind string) (*pluralRules, error) {
-	sup, err := supplemental()
-	if err != nil {
-		return nil, err
-	}
 	pluralMu.Lock()
 	defer pluralMu.Unlock()
 	key := kind + "/" + lang
 	if p, ok := pluralCache[key]; ok {
 		return p, nil
 	}
-	src := sup.PluralsCardinal
+	table := "pc"
 	if kind == "ordinal" {
-		src = sup.PluralsOrdinal
+		table = "po"
 	}
-	rules, ok := src[lang]
-	if !ok {
-		rules = src["root"]
+	var rules map[string]string
+	if !lookupJSON(table, lang, &rules) && !lookupJSON(table, "root", &rules) {
+		return nil, fmt.Errorf("intl: no plural rules for %s (make intl-data)", lang)
 	}
 	p := &pluralRules{}
 	for cat, text := range rules {
