@@ -46,13 +46,13 @@ func resolveSegmenter(locales []string, o *segmentOptions) (*segmentResolved, er
 func segment(granularity, text string) (string, error) {
 	var out strings.Builder
 	units := 0
-	emit := func(seg string, wordLike bool) {
+	emit := func(seg string, isWord bool) {
 		units += utf16Len(seg)
 		if out.Len() > 0 {
 			out.WriteByte(',')
 		}
 		out.WriteString(strconv.Itoa(units))
-		if wordLike {
+		if isWord {
 			out.WriteByte('w')
 		}
 	}
@@ -73,7 +73,7 @@ func segment(granularity, text string) (string, error) {
 			emit(seg, false)
 		case "word":
 			seg, text, state = uniseg.FirstWordInString(text, state)
-			emit(seg, isWordLike(seg))
+			emit(seg, wordLike(seg))
 		case "sentence":
 			seg, text, state = uniseg.FirstSentenceInString(text, state)
 			emit(seg, false)
@@ -84,10 +84,10 @@ func segment(granularity, text string) (string, error) {
 	return out.String(), nil
 }
 
-// isWordLike is ICU's rule status for a word: a letter (ideographs and
+// wordLike is ICU's rule status for a word: a letter (ideographs and
 // kana among them) or a number makes one; spaces, punctuation, symbols,
 // emoji and a lone connector ("_") do not.
-func isWordLike(seg string) bool {
+func wordLike(seg string) bool {
 	for _, r := range seg {
 		if unicode.IsLetter(r) || unicode.Is(unicode.Nd, r) {
 			return true
