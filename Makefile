@@ -76,12 +76,17 @@ SOAK_N ?= 100000
 soak: build
 	bin/warden stress -n $(SOAK_N) -c 2 --faults all --html soak.html
 
-# Every test on stock wazero, without the patch, with -short: the
-# comparisons with Node 20 (which the wazero build cannot change) and the
-# slowest cap tests ran in the full pass.
+# The tests that run the engine again on stock wazero, without the
+# patch, with -short: the engine and the child, the supervisor (its
+# children are the test binary, built here on stock wazero), the attack
+# corpus and the cross-package tests. The comparisons with Node 20 (which
+# the wazero build cannot change), the slowest cap tests, and the
+# packages that run the same supervisor on either build (the CLI, the
+# daemon, the client, deploy) ran in the full pass.
+STOCK_PACKAGES := ./child/... ./supervisor/... ./internal/attacks/... ./tests/...
 test-stock: $(WASM) $(INTL)
-	@echo "the tests again, on stock wazero (-short)"
-	GOFLAGS= $(GO) test -short -tags wardenfaults $(TEST_FLAGS) ./...
+	@echo "the engine's tests again, on stock wazero (-short)"
+	GOFLAGS= $(GO) test -short -tags wardenfaults $(TEST_FLAGS) $(STOCK_PACKAGES)
 
 # Go native fuzz targets as PACKAGE:TARGET:EXECS. `make test` runs each
 # for EXECS executions (about 3 s each here): a count, not a time,
