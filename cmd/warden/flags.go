@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"reflect"
 	"slices"
 )
 
@@ -16,9 +17,25 @@ var errGivenTwice = errors.New("given twice (the flag takes one value)")
 func singleValued(fs *flag.FlagSet, repeatable ...string) {
 	fs.VisitAll(func(f *flag.Flag) {
 		if !slices.Contains(repeatable, f.Name) {
+			// PrintDefaults takes a default that is not the wrapper's
+			// zero ("") for a real one: "(default 0s)" for a duration
+			// whose usage gives the default that applies.
+			if f.DefValue == zeroString(f.Value) {
+				f.DefValue = ""
+			}
 			f.Value = &onceValue{Value: f.Value}
 		}
 	})
+}
+
+// zeroString is what the zero of v's type prints, as flag's own check
+// of a default computes it.
+func zeroString(v flag.Value) string {
+	t := reflect.TypeOf(v)
+	if t.Kind() != reflect.Pointer {
+		return ""
+	}
+	return reflect.New(t.Elem()).Interface().(flag.Value).String()
 }
 
 // onceValue is a flag.Value that takes one Set.
