@@ -462,7 +462,20 @@ func writeLocale(out, cldr string, data map[string]any) error {
 	if err := os.WriteFile(base+".currencies", []byte(cur.String()), 0o644); err != nil {
 		return err
 	}
-	for _, k := range []string{"dates", "lists", "relative", "currencies", "names", "units"} {
+	// The numbers are NumberFormat's: DateTimeFormat reads only the
+	// default numbering system and each system's decimal sign, kept in
+	// the small file every first call decodes.
+	numbers := obj(data["numbers"])
+	if err := writeJSON(base+".numbers.json", numbers); err != nil {
+		return err
+	}
+	decimals := map[string]any{}
+	for name, sys := range obj(numbers["systems"]) {
+		decimals[name] = obj(obj(sys)["symbols"])["decimal"]
+	}
+	data["defaultNumberingSystem"] = numbers["defaultNumberingSystem"]
+	data["decimals"] = decimals
+	for _, k := range []string{"dates", "lists", "relative", "currencies", "names", "units", "numbers"} {
 		delete(data, k)
 	}
 	return writeJSON(base+".json", data)

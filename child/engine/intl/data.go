@@ -123,17 +123,26 @@ func lookupJSON(kind, key string, v any) bool {
 	return ok && json.Unmarshal([]byte(text), v) == nil
 }
 
+// numbersData is a locale's numbers (LOCALE.numbers.json), decoded by
+// its first NumberFormat.
+type numbersData struct {
+	DefaultNumberingSystem string                  `json:"defaultNumberingSystem"`
+	OtherNumberingSystems  map[string]string       `json:"otherNumberingSystems"`
+	MinimumGroupingDigits  string                  `json:"minimumGroupingDigits"`
+	Systems                map[string]numberSystem `json:"systems"`
+}
+
 // localeData is one CLDR locale's data: its numbers, decoded with it,
 // and the rest, each decoded when first needed.
 type localeData struct {
-	CLDR    string `json:"cldr"`
-	Lang    string `json:"lang"`
-	Numbers struct {
-		DefaultNumberingSystem string                  `json:"defaultNumberingSystem"`
-		OtherNumberingSystems  map[string]string       `json:"otherNumberingSystems"`
-		MinimumGroupingDigits  string                  `json:"minimumGroupingDigits"`
-		Systems                map[string]numberSystem `json:"systems"`
-	} `json:"numbers"`
+	CLDR string `json:"cldr"`
+	Lang string `json:"lang"`
+	// DefaultNumberingSystem and Decimals (each system's decimal sign)
+	// are what DateTimeFormat needs of the numbers.
+	DefaultNumberingSystem string            `json:"defaultNumberingSystem"`
+	Decimals               map[string]string `json:"decimals"`
+
+	numbers func() (*numbersData, error)
 
 	dates    func() (*datesData, error)
 	zones    func() (*metazoneNames, error)
@@ -278,6 +287,7 @@ func loadLocale(cldr string) (*localeData, error) {
 	if err := json.Unmarshal(b, d); err != nil {
 		return nil, fmt.Errorf("intl: data for %s: %w", cldr, err)
 	}
+	d.numbers = sync.OnceValues(func() (*numbersData, error) { return decodeFile[numbersData](cldr + ".numbers.json") })
 	d.dates = sync.OnceValues(func() (*datesData, error) { return decodeFile[datesData](cldr + ".dates.json") })
 	d.zones = sync.OnceValues(func() (*metazoneNames, error) { return decodeFile[metazoneNames](cldr + ".zones.json") })
 	d.words = sync.OnceValues(func() (*wordsData, error) { return decodeFile[wordsData](cldr + ".words.json") })

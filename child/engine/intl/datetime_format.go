@@ -102,8 +102,8 @@ func newDateFormatter(h *dateHandle) (*dateFormatter, error) {
 		return dayPeriodRulesOf(ld.Lang)
 	})
 	f.decimal = "."
-	if sys, ok := ld.Numbers.Systems[h.Resolved.NumberingSystem]; ok && sys.Symbols["decimal"] != "" {
-		f.decimal = sys.Symbols["decimal"]
+	if dec := ld.Decimals[h.Resolved.NumberingSystem]; dec != "" {
+		f.decimal = dec
 	}
 	if h.Resolved.NumberingSystem != "latn" {
 		if f.digits = []rune(digitsOf(h.Resolved.NumberingSystem)); len(f.digits) != 10 {

@@ -302,7 +302,7 @@ func resolveNumberFormat(locales []string, o *numberOptions) (*numberResolved, e
 // else the locale's -u-nu- keyword (which then stays in the locale it
 // answers), if it is a numeric system; else the locale's default.
 func numberingSystemFor(loc *resolved, option *string) (nu, locale string) {
-	nu, locale = loc.data.Numbers.DefaultNumberingSystem, loc.locale
+	nu, locale = loc.data.DefaultNumberingSystem, loc.locale
 	pick := func(n string) bool {
 		if _, ok := lookup("nu", n); ok {
 			nu = n

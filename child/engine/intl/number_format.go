@@ -45,9 +45,13 @@ func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
 		return nil, err
 	}
 	f := &numberFormatter{r: r, data: d}
-	sys, ok := d.Numbers.Systems[r.NumberingSystem]
+	nums, err := d.numbers()
+	if err != nil {
+		return nil, err
+	}
+	sys, ok := nums.Systems[r.NumberingSystem]
 	if !ok {
-		sys = d.Numbers.Systems["latn"]
+		sys = nums.Systems["latn"]
 	}
 	f.sys = sys
 	if r.NumberingSystem != "latn" {
@@ -55,7 +59,7 @@ func newNumberFormatter(r *numberResolved) (*numberFormatter, error) {
 			return nil, typeError("intl: bad handle")
 		}
 	}
-	f.minGrp, _ = strconv.Atoi(d.Numbers.MinimumGroupingDigits)
+	f.minGrp, _ = strconv.Atoi(nums.MinimumGroupingDigits)
 	f.decimal = f.readDecimalStandard()
 	f.percent, _ = f.sys.PercentFormats["standard"].(string)
 	f.currency = map[string]string{}
