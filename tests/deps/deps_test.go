@@ -32,6 +32,8 @@ var known = map[string]string{
 	"x/text": "golang.org/x/text",
 	// Intl.Segmenter's graphemes, words and sentences (UAX #29).
 	"uniseg": "github.com/rivo/uniseg",
+	// TypeScript's types stripped (internal/typescript).
+	"esbuild": "github.com/evanw/esbuild",
 	// The daemon's (server/).
 	"prometheus": "github.com/prometheus/client_golang",
 	"x/time":     "golang.org/x/time",
@@ -58,6 +60,7 @@ var only = map[string][]string{
 	"go-systemd":           {"server"},
 	"go-containerregistry": {"build/image"},
 	"uniseg":               {"child/engine/intl"},
+	"esbuild":              {"internal/typescript"},
 }
 
 // stdOnly are the packages an embedder links for the public API: they
