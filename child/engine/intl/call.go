@@ -172,11 +172,7 @@ func joinParts(ps []part, asParts bool) (string, error) {
 		out, err := json.Marshal(ps)
 		return string(out), err
 	}
-	var s strings.Builder
-	for _, p := range ps {
-		s.WriteString(p.Value)
-	}
-	return s.String(), nil
+	return valuesText(ps), nil
 }
 
 func jsonCall(a string, f func([]string) (any, error)) (string, error) {

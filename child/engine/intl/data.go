@@ -91,18 +91,24 @@ func lookupAt(n int) string {
 	return rest[:strings.IndexByte(rest, '\n')]
 }
 
-// lookupKeys are every key of a kind, in order.
-func lookupKeys(kind string) []string {
+// lookupEntries calls each with every key of a kind and its value, in
+// order.
+func lookupEntries(kind string, each func(key, value string)) {
 	prefix := kind + ":"
-	var out []string
 	for n := lookupLine(prefix); n >= 0 && n < len(lookupText)-1; n += len(lookupAt(n)) + 1 {
 		l := lookupAt(n)
 		if !strings.HasPrefix(l, prefix) {
 			break
 		}
-		k, _, _ := strings.Cut(l[len(prefix):], "\t")
-		out = append(out, k)
+		k, v, _ := strings.Cut(l[len(prefix):], "\t")
+		each(k, v)
 	}
+}
+
+// lookupKeys are every key of a kind, in order.
+func lookupKeys(kind string) []string {
+	var out []string
+	lookupEntries(kind, func(k, _ string) { out = append(out, k) })
 	return out
 }
 
@@ -115,6 +121,15 @@ func lookup(kind, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// lookupRegion is KIND:REGION's value or, when the table has none for
+// the region, the world's (001): the region tables' rule.
+func lookupRegion(kind, region string) (string, bool) {
+	if v, ok := lookup(kind, region); ok {
+		return v, true
+	}
+	return lookup(kind, "001")
 }
 
 // lookupJSON decodes KIND:KEY's value into v; false when there is none.
@@ -247,9 +262,7 @@ type numberSystem struct {
 var supplemental = sync.OnceValues(func() (*supplementalData, error) {
 	s := &supplementalData{Locales: map[string]string{}, VariantAlias: map[string]string{}}
 	for kind, m := range map[string]map[string]string{"lc": s.Locales, "va": s.VariantAlias} {
-		for _, k := range lookupKeys(kind) {
-			m[k], _ = lookup(kind, k)
-		}
+		lookupEntries(kind, func(k, v string) { m[k] = v })
 	}
 	if len(s.Locales) == 0 {
 		return nil, errors.New("intl: the CLDR data is missing (make intl-data)")

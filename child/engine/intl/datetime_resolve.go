@@ -14,10 +14,7 @@ func hourCycleFor(region, hc string, hour12 *bool) string {
 	var td struct {
 		Preferred string `json:"_preferred"`
 	}
-	text, ok := lookup("td", region)
-	if !ok {
-		text, _ = lookup("td", "001")
-	}
+	text, _ := lookupRegion("td", region)
 	json.Unmarshal([]byte(text), &td)
 	switch strings.TrimSpace(td.Preferred) {
 	case "h":

@@ -33,7 +33,12 @@ func localeInfo(tagText, which string) (string, error) {
 	}
 	switch which {
 	case "calendars":
-		list("ca", func() []string { return regionList("cp", region, "gregory") })
+		list("ca", func() []string {
+			if text, ok := lookupRegion("cp", region); ok {
+				return strings.Fields(text)
+			}
+			return []string{"gregory"}
+		})
 	case "collations":
 		// Warden's Collator has the default collation only: no other is
 		// the locale's to list (Node lists ICU's).
@@ -45,7 +50,8 @@ func localeInfo(tagText, which string) (string, error) {
 	case "timeZones":
 		// Only for a region the tag itself names (none: an empty list).
 		if t.region != "" {
-			v = regionList("rz", t.region, "")
+			text, _ := lookup("rz", t.region)
+			v = append([]string{}, strings.Fields(text)...)
 		}
 	case "textInfo":
 		dir := "ltr"
@@ -54,32 +60,13 @@ func localeInfo(tagText, which string) (string, error) {
 		}
 		v = map[string]string{"direction": dir}
 	case "weekInfo":
-		text, ok := lookup("wk", region)
-		if !ok {
-			text, _ = lookup("wk", "001")
-		}
+		text, _ := lookupRegion("wk", region)
 		return text, nil
 	default:
 		return "", typeError("intl: unknown locale information " + which)
 	}
 	out, err := json.Marshal(v)
 	return string(out), err
-}
-
-// regionList is the space-separated list a lookup table holds for
-// region, or for the world (001), or fallback alone.
-func regionList(kind, region, fallback string) []string {
-	text, ok := lookup(kind, region)
-	if !ok && kind != "rz" {
-		text, ok = lookup(kind, "001")
-	}
-	if !ok {
-		if fallback == "" {
-			return []string{}
-		}
-		return []string{fallback}
-	}
-	return strings.Fields(text)
 }
 
 // defaultNumberingSystem is the numbering system of the locale the tag

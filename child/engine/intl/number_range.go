@@ -3,6 +3,7 @@ package intl
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,18 +16,29 @@ func numberRange(handle, pair string, asParts bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var v [4]string
-	if err := json.Unmarshal([]byte(pair), &v); err != nil {
-		return "", typeError("intl: bad range")
-	}
-	x, y := parseValue(v[0]), parseValue(v[1])
-	if x.nan {
-		return "", rangeError("Invalid start : " + v[2])
-	}
-	if y.nan {
-		return "", rangeError("Invalid end : " + v[3])
+	x, y, err := rangeEnds(pair, "start", "end")
+	if err != nil {
+		return "", err
 	}
 	return joinParts(f.rangeParts(x, y), asParts)
+}
+
+// rangeEnds decodes a range's pair, [start, end, start as V8's errors
+// name it, end as they name it], and refuses a NaN end with V8's
+// RangeError, naming the ends startName and endName.
+func rangeEnds(pair, startName, endName string) (x, y decimal, err error) {
+	var v [4]string
+	if err := json.Unmarshal([]byte(pair), &v); err != nil {
+		return x, y, typeError("intl: bad range")
+	}
+	x, y = parseValue(v[0]), parseValue(v[1])
+	if x.nan {
+		return x, y, rangeError("Invalid " + startName + " : " + v[2])
+	}
+	if y.nan {
+		return x, y, rangeError("Invalid " + endName + " : " + v[3])
+	}
+	return x, y, nil
 }
 
 // rangeParts formats x to y as ICU's number range formatter does with
@@ -44,7 +56,7 @@ func (f *numberFormatter) rangeParts(x, y decimal) []part {
 		return withSource(f.formatAs(x, "", true), "shared")
 	}
 	// Names take the range's plural, as ICU's do: "1–5 kilometers".
-	count := f.rangeCount(f.countOf(x), f.countOf(y))
+	count := pluralRangeOf(f.data.Lang, f.countOf(x), f.countOf(y))
 	la, lb := f.layersOf(f.formatAs(x, count, false)), f.layersOf(f.formatAs(y, count, false))
 	collapseOuter := partsText(la.outerPre)+"\x00"+partsText(la.outerSuf) == partsText(lb.outerPre)+"\x00"+partsText(lb.outerSuf)
 	middle := utf8.RuneCountInString(valuesText(la.midPre) + valuesText(la.midSuf))
@@ -226,21 +238,23 @@ func isCorePart(t string) bool {
 	return false
 }
 
-// rangeCount is the plural category of a range whose ends' categories
-// are start and end.
-func (f *numberFormatter) rangeCount(start, end string) string {
-	return pluralRangeOf(f.data.Lang, start, end)
-}
-
 // pluralRangeOf is lang's category for a range from a start to an end
 // category: CLDR's plural ranges; ICU's default is other.
 func pluralRangeOf(lang, start, end string) string {
-	var ranges map[string]string
-	if lookupJSON("pg", lang, &ranges) && ranges[start+"+"+end] != "" {
-		return ranges[start+"+"+end]
+	v, ok := pluralRanges.Load(lang)
+	if !ok {
+		var ranges map[string]string
+		lookupJSON("pg", lang, &ranges)
+		v, _ = pluralRanges.LoadOrStore(lang, ranges)
+	}
+	if c := v.(map[string]string)[start+"+"+end]; c != "" {
+		return c
 	}
 	return "other"
 }
+
+// pluralRanges are the languages' plural ranges, decoded once each.
+var pluralRanges sync.Map
 
 // pluralRange is PluralRules' selectRange; pair is as numberRange's.
 func pluralRange(handle, pair string) (string, error) {
@@ -248,16 +262,9 @@ func pluralRange(handle, pair string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var v [4]string
-	if err := json.Unmarshal([]byte(pair), &v); err != nil {
-		return "", typeError("intl: bad range")
-	}
-	x, y := parseValue(v[0]), parseValue(v[1])
-	if x.nan {
-		return "", rangeError("Invalid startRange : " + v[2])
-	}
-	if y.nan {
-		return "", rangeError("Invalid endRange : " + v[3])
+	x, y, err := rangeEnds(pair, "startRange", "endRange")
+	if err != nil {
+		return "", err
 	}
 	return pluralRangeOf(p.r.Locale, p.selectValue(x), p.selectValue(y)), nil
 }
@@ -300,6 +307,7 @@ func partsText(ps []part) string {
 	return s.String()
 }
 
+// valuesText is the parts' text, as format joins them.
 func valuesText(ps []part) string {
 	var s strings.Builder
 	for _, p := range ps {
