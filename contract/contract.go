@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -138,9 +139,34 @@ type Request struct {
 	// field may exceed the configured hard cap (it is clamped).
 	Limits Limits `json:"limits"`
 	// Modules maps module specifiers to sources; code may import these and
-	// nothing else.
+	// nothing else. A module whose name ends in ".ts" is TypeScript.
 	Modules map[string]string `json:"modules,omitempty"`
+	// Language is Code's language: "" or LanguageJavaScript, or
+	// LanguageTypeScript (types are stripped, never checked).
+	Language string `json:"language,omitempty"`
+	// Format is Code's form: FormatBody (the body of an async function of
+	// input), FormatModule (an ES module whose default export is the
+	// result, called with input when it is a function), or "" for the
+	// body form unless the code does not compile as a body and does as a
+	// module (which is so exactly when it has top-level import or export
+	// declarations).
+	Format string `json:"format,omitempty"`
 }
+
+// The languages and formats of a Request.
+const (
+	LanguageJavaScript = "javascript"
+	LanguageTypeScript = "typescript"
+	FormatBody         = "body"
+	FormatModule       = "module"
+)
+
+// IsTypeScript reports whether r's code is TypeScript.
+func (r Request) IsTypeScript() bool { return r.Language == LanguageTypeScript }
+
+// IsTypeScriptModule reports whether the module of that name is
+// TypeScript: its name ends in ".ts".
+func IsTypeScriptModule(name string) bool { return strings.HasSuffix(name, ".ts") }
 
 // LogEntry is one captured console call.
 type LogEntry struct {

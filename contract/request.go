@@ -8,12 +8,22 @@ import (
 )
 
 // Check reports, as a ContractError, what makes r malformed whatever its
-// limits: code, module names or sources that are not UTF-8, a module name
+// limits: an unknown language or format, code, module names or sources that are not UTF-8, a module name
 // that is empty or holds a control character, or input that is not JSON
 // in UTF-8. Every surface runs it (the supervisor before it takes a
 // child, the engine before it runs anything), so each refuses the same
 // requests the same way.
 func (r Request) Check() error {
+	switch r.Language {
+	case "", LanguageJavaScript, LanguageTypeScript:
+	default:
+		return Errorf(ContractError, "language %q is not one of %q and %q", r.Language, LanguageJavaScript, LanguageTypeScript)
+	}
+	switch r.Format {
+	case "", FormatBody, FormatModule:
+	default:
+		return Errorf(ContractError, "format %q is not one of %q and %q (or empty: a body unless the code is a module)", r.Format, FormatBody, FormatModule)
+	}
 	if !utf8.ValidString(r.Code) {
 		return Errorf(ContractError, "code is not valid UTF-8")
 	}

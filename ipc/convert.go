@@ -22,21 +22,25 @@ import (
 
 func requestToPB(r contract.Request) *pb.Request {
 	return &pb.Request{
-		Id:      r.ID,
-		Code:    r.Code,
-		Input:   bytesOrNil(r.Input),
-		Limits:  limitsToPB(r.Limits),
-		Modules: mapOrNil(r.Modules),
+		Id:       r.ID,
+		Code:     r.Code,
+		Input:    bytesOrNil(r.Input),
+		Limits:   limitsToPB(r.Limits),
+		Modules:  mapOrNil(r.Modules),
+		Language: r.Language,
+		Format:   r.Format,
 	}
 }
 
 func requestFromPB(r *pb.Request) contract.Request {
 	return contract.Request{
-		ID:      r.GetId(),
-		Code:    r.GetCode(),
-		Input:   rawOrNil(r.GetInput()),
-		Limits:  limitsFromPB(r.GetLimits()),
-		Modules: mapOrNil(r.GetModules()),
+		ID:       r.GetId(),
+		Code:     r.GetCode(),
+		Input:    rawOrNil(r.GetInput()),
+		Limits:   limitsFromPB(r.GetLimits()),
+		Modules:  mapOrNil(r.GetModules()),
+		Language: r.GetLanguage(),
+		Format:   r.GetFormat(),
 	}
 }
 

@@ -57,7 +57,7 @@ type VM struct {
 
 // preludeAPI holds the JSValue* of the functions the prelude returns.
 type preludeAPI struct {
-	run, timers, finish, describe uint32
+	run, timers, finish, describe, setTimers, runModule uint32
 }
 
 type exports struct {

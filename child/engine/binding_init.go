@@ -119,7 +119,7 @@ func (e *Engine) preludeBytecode(ctx context.Context, memoryBytes int64, prelude
 	if err := vm.initRuntime(); err != nil {
 		return nil, err
 	}
-	if code, err = vm.compileScript(prelude, preludeFilename, compileStripSource); err != nil {
+	if code, err = vm.compileScript(prelude, preludeFilename, 0, compileStripSource); err != nil {
 		return nil, fmt.Errorf("engine: prelude: %w", err)
 	}
 	e.mu.Lock()
@@ -259,7 +259,8 @@ func (vm *VM) loadPrelude(prelude []byte) error {
 	for _, p := range []struct {
 		name string
 		dst  *uint32
-	}{{"run", &vm.api.run}, {"timers", &vm.api.timers}, {"finish", &vm.api.finish}, {"describe", &vm.api.describe}} {
+	}{{"run", &vm.api.run}, {"timers", &vm.api.timers}, {"finish", &vm.api.finish}, {"describe", &vm.api.describe},
+		{"setTimers", &vm.api.setTimers}, {"runModule", &vm.api.runModule}} {
 		v, err := vm.getProp(apiObj, p.name)
 		if err != nil {
 			return fmt.Errorf("engine: prelude: %w", err)

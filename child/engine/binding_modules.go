@@ -27,6 +27,11 @@ func (vm *VM) normalizeModule(basePtr, namePtr uint32) uint32 {
 	if !ok {
 		return vm.throwError(fmt.Sprintf("cannot find module %q: a specifier is at most %d bytes, with no control characters", name, maxSpecifierBytes))
 	}
+	if name == codeFile {
+		// The code's own module (or the one compiled to tell its form)
+		// is the engine's; it is never evaluated again by an import.
+		return vm.throwError(fmt.Sprintf("cannot find module %q: the code cannot import itself", name))
+	}
 	p, _, err := vm.writeBytes([]byte(name))
 	if err != nil {
 		return 0
@@ -68,19 +73,26 @@ func (vm *VM) readSpecifier(p uint32) (name string, ok bool) {
 	return name, true
 }
 
+// moduleSourcer gives a module's source to the loader, or says why
+// there is none (the message the import throws).
+type moduleSourcer func(name string) (src string, ok bool, message string)
+
 // loadModule answers QuickJS's module loader with the source of the
-// module named at namePtr, from modules: the request's, while its code
-// runs, and none at any other time (nil).
-func (vm *VM) loadModule(namePtr, outLenPtr uint32, modules map[string]string) uint32 {
+// module named at namePtr, from source: the execution's (the request's
+// modules, while its code runs), or nil, which has none.
+func (vm *VM) loadModule(namePtr, outLenPtr uint32, source moduleSourcer) uint32 {
 	// The name is what normalizeModule returned (QuickJS copies it), so
 	// it holds no NUL: a C string is all of it.
 	name, ok := vm.readCString(namePtr, maxSpecifierBytes)
 	if !ok {
 		return vm.throwError("module specifier too long")
 	}
-	src, found := modules[name]
+	if source == nil {
+		return vm.throwError(fmt.Sprintf("cannot find module %q: nothing can be imported here", name))
+	}
+	src, found, message := source(name)
 	if !found {
-		return vm.throwError(fmt.Sprintf("cannot find module %q: only the modules given with the request can be imported", name))
+		return vm.throwError(message)
 	}
 	p, n, err := vm.writeBytes([]byte(src))
 	if err != nil {

@@ -36,7 +36,13 @@ func (vm *VM) checkException(box uint32) (uint32, error) {
 	return 0, &jsException{value: uint32(exc)}
 }
 
-func (vm *VM) evalScript(src, filename string) (uint32, error) {
+// evalFlagModule is JS_EVAL_TYPE_MODULE: the source is an ES module, and
+// evaluating it gives a promise of its namespace.
+const evalFlagModule = 1
+
+// evalCode evaluates src as a global script (flags 0) or a module
+// (evalFlagModule).
+func (vm *VM) evalCode(src, filename string, flags uint64) (uint32, error) {
 	cp, cn, err := vm.writeBytes([]byte(src))
 	if err != nil {
 		return 0, err
@@ -47,7 +53,7 @@ func (vm *VM) evalScript(src, filename string) (uint32, error) {
 		return 0, err
 	}
 	defer vm.call(vm.fn.free, uint64(fp))
-	box, err := vm.call(vm.fn.eval, uint64(cp), uint64(cn), uint64(fp), 0)
+	box, err := vm.call(vm.fn.eval, uint64(cp), uint64(cn), uint64(fp), flags)
 	if err != nil {
 		return 0, err
 	}
@@ -58,9 +64,10 @@ func (vm *VM) evalScript(src, filename string) (uint32, error) {
 // source text out of the bytecode (JS_WRITE_OBJ_STRIP_SOURCE).
 const compileStripSource = 1 << 4
 
-// compileScript compiles src as a global script to QuickJS bytecode,
-// without running it, and copies the bytecode out of guest memory.
-func (vm *VM) compileScript(src, filename string, flags uint64) ([]byte, error) {
+// compileScript compiles src as a global script (evalFlags 0) or a module
+// (evalFlagModule) to QuickJS bytecode, without running it, and copies
+// the bytecode out of guest memory.
+func (vm *VM) compileScript(src, filename string, evalFlags, flags uint64) ([]byte, error) {
 	cp, cn, err := vm.writeBytes([]byte(src))
 	if err != nil {
 		return nil, err
@@ -72,7 +79,7 @@ func (vm *VM) compileScript(src, filename string, flags uint64) ([]byte, error) 
 	}
 	defer vm.call(vm.fn.free, uint64(fp))
 	outLen := uint64(vm.scratch)
-	buf, err := vm.call(vm.fn.compile, uint64(cp), uint64(cn), uint64(fp), 0, flags, outLen)
+	buf, err := vm.call(vm.fn.compile, uint64(cp), uint64(cn), uint64(fp), evalFlags, flags, outLen)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +184,7 @@ func (vm *VM) isError(value uint32) bool {
 // mathRandom evaluates Math.random() in vm (name names the script): the
 // heap snapshot's probe of the Math.random state.
 func (vm *VM) mathRandom(name string) (float64, error) {
-	box, err := vm.evalScript("Math.random()", name)
+	box, err := vm.evalCode("Math.random()", name, 0)
 	if err != nil {
 		return 0, err
 	}

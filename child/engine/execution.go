@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/typescript"
 )
 
 // The wrapper around user code. The code starts on the wrapper's second
@@ -57,6 +58,12 @@ type execution struct {
 	// indexes their lines (execution_source.go).
 	source     string
 	lineStarts map[string][]int
+	// loaded is the JavaScript of each module the loader gave (a
+	// TypeScript module's once its types are stripped), and typescript
+	// the map back to the TypeScript of each file that was
+	// (execution_module.go).
+	loaded     map[string]string
+	typescript map[string]*typescript.Result
 
 	logs      []contract.LogEntry
 	logBytes  int64 // what the logs take as JSON (contract.LogEntryCost of each)
@@ -101,7 +108,7 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 
 	x, cancel := vm.startExecution(ctx, limits, opts, req.Modules, start.Add(limits.Timeout))
 	defer cancel()
-	value, runErr := x.execute(req.Code, input)
+	value, runErr := x.execute(req, input)
 	if runErr == nil && x.limitHit != nil {
 		// The guest got past a limit the engine raised (QuickJS swallowed
 		// it, or the guest caught a value the engine could not make
@@ -173,9 +180,10 @@ func breakoutError() *contract.Error {
 		Message: "code must be the body of a function: it closes the function early (unbalanced braces)"}
 }
 
-// execute drives one execution: compile the wrapper, run it, pump jobs
-// until the result promise settles, stringify the value.
-func (x *execution) execute(code, input string) (string, *contract.Error) {
+// execute drives one execution: compile the code in its form (body or
+// module, TypeScript's types stripped first), run it, pump jobs until
+// the result promise settles, stringify the value.
+func (x *execution) execute(req contract.Request, input string) (string, *contract.Error) {
 	vm := x.vm
 	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(x.heapLimit())); err != nil {
 		return "", x.classify(err)
@@ -183,19 +191,23 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 	if _, err := vm.call(vm.fn.setMaxStackSize, uint64(x.limits.StackBytes)); err != nil {
 		return "", x.classify(err)
 	}
-	source := wrapperHead + code + wrapperTail
-	x.source = source[1 : len(source)-1]
-	// Host functions stay closed while the wrapper is evaluated: if the
-	// body breaks out of its function, whatever it runs outside can reach
-	// nothing, and run() rejects it before the body is ever called.
-	x.ph = phaseCompile
-	fnBox, err := vm.evalScript(source, "<code>")
-	if err != nil {
-		e := x.classify(err)
-		if e.Type == contract.UserCodeError && e.Name != "SyntaxError" {
-			// Evaluating the wrapper only creates a function; anything
-			// thrown from it ran outside the function body.
-			return "", breakoutError()
+	code, module, e := x.transpile(req)
+	if e != nil {
+		return "", e
+	}
+	if module {
+		return x.executeModule(code, input)
+	}
+	fnBox, e := x.compileBody(code)
+	if e != nil {
+		if req.Format == "" && !req.IsTypeScript() && e.Name == "SyntaxError" {
+			// Code with import or export declarations is never a
+			// function body: it runs as a module if it compiles as one.
+			me := x.compileModule(code)
+			if me == nil {
+				return x.executeModule(code, input)
+			}
+			return "", furthest(e, me)
 		}
 		return "", e
 	}
@@ -223,8 +235,35 @@ func (x *execution) execute(code, input string) (string, *contract.Error) {
 		return "", x.classify(err)
 	}
 	defer vm.freeValue(promise)
+	return x.settleResult(promise)
+}
+
+// compileBody evaluates the wrapper around a function body, which only
+// makes the function: host functions stay closed meanwhile, so that if
+// the body breaks out of its function, whatever it runs outside can
+// reach nothing, and run() rejects it before the body is ever called.
+func (x *execution) compileBody(code string) (uint32, *contract.Error) {
+	source := wrapperHead + code + wrapperTail
+	x.setSource(source[1 : len(source)-1])
+	x.ph = phaseCompile
+	fnBox, err := x.vm.evalCode(source, "<code>", 0)
+	if err != nil {
+		e := x.classify(err)
+		if e.Type == contract.UserCodeError && e.Name != "SyntaxError" {
+			// Evaluating the wrapper only creates a function; anything
+			// thrown from it ran outside the function body.
+			return 0, breakoutError()
+		}
+		return 0, e
+	}
+	return fnBox, nil
+}
+
+// settleResult checks that the code's run gave a promise and settles it.
+func (x *execution) settleResult(promise uint32) (string, *contract.Error) {
+	vm := x.vm
 	if isP, err := vm.call(vm.fn.isPromise, uint64(promise)); err != nil || isP == 0 {
-		return "", x.classify(errors.Join(err, errors.New("engine: wrapper did not return a promise")))
+		return "", x.classify(errors.Join(err, errors.New("engine: the code's run did not return a promise")))
 	}
 	return x.settle(promise)
 }
@@ -354,15 +393,6 @@ func (x *execution) timeoutError() *contract.Error {
 		return contract.Errorf(contract.AbortError, "execution cancelled by the caller")
 	}
 	return contract.Errorf(contract.TimeoutError, "execution exceeded its %v deadline", x.limits.Timeout)
-}
-
-// importable is the modules the guest may import now: the request's
-// while its code runs, none before.
-func (x *execution) importable() map[string]string {
-	if x.ph != phaseRun {
-		return nil
-	}
-	return x.modules
 }
 
 // abort ends the execution from inside a host function with err: the

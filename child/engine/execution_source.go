@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -15,19 +16,22 @@ import (
 // hostFnSource names it: (file, line) -> "1" + the line's text, or "0"
 // when the file or line is not known. Line 0 asks for the number of
 // lines. "<code>" is the wrapper's text (run's source, the user's code
-// from its second line).
+// from its second line), or a module's with the same lines. A line of
+// the form "L:C" asks where that position of the JavaScript the engine
+// ran was in the TypeScript: "1L:C", or "0" when the file was not
+// TypeScript (mapOrigin).
 const hostFnSource = "warden_source"
 
 // sourceAnswer answers the source host function for file and line.
 func (x *execution) sourceAnswer(file, line string) uint32 {
+	if strings.Contains(line, ":") {
+		return x.mapOrigin(file, line)
+	}
 	n, err := strconv.Atoi(line)
 	if err != nil || n < 0 {
 		return x.vm.returnString("0")
 	}
-	text, ok := x.source, file == "<code>"
-	if !ok {
-		text, ok = x.modules[file]
-	}
+	text, ok := x.moduleText(file)
 	if !ok {
 		return x.vm.returnString("0")
 	}

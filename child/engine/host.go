@@ -164,11 +164,11 @@ func hostModuleLoad(ctx context.Context, mod api.Module, stack []uint64) {
 	x := executionFrom(ctx)
 	enterHostImport(vm, x)
 	defer vm.leaveHost()
-	var modules map[string]string
+	var source moduleSourcer
 	if x != nil {
-		modules = x.importable()
+		source = x.moduleSource
 	}
-	stack[0] = uint64(vm.loadModule(uint32(stack[0]), uint32(stack[1]), modules))
+	stack[0] = uint64(vm.loadModule(uint32(stack[0]), uint32(stack[1]), source))
 }
 
 // hostTimezoneOffset pins the sandbox to UTC: the host's zone is not the

@@ -21,6 +21,7 @@
   const PromiseIntrinsic = Promise;
   const promiseResolve = Promise.resolve;
   const promiseReject = Promise.reject;
+  const promiseThen = Promise.prototype.then;
   const fnToString = Function.prototype.toString;
   const strSlice = String.prototype.slice;
   const StringIntrinsic = String;
@@ -275,7 +276,18 @@
     return position(file, line, parsing ? col : atNew(text, col));
   }
   function position(file, line, col) {
-    return { __proto__: null, file: file, line: line, col: col };
+    return origin({ __proto__: null, file: file, line: line, col: col, mapped: false });
+  }
+
+  // origin is p in the TypeScript p's file was written in, when it was
+  // (the host maps it through esbuild's source map), else p itself.
+  function origin(p) {
+    if (p.file === "<anonymous>") return p;
+    let answer;
+    try { answer = hostSource(p.file, p.line + ":" + p.col); } catch (e) { return p; }
+    if (typeof answer !== "string" || answer[0] !== "1") return p;
+    const at = apply(strIndexOf, answer, [":"]);
+    return { __proto__: null, file: p.file, line: +apply(strSlice, answer, [1, at]), col: +apply(strSlice, answer, [at + 1]), mapped: true };
   }
 
   // atNew is V8's column for a call of a constructor: the engine places
@@ -413,6 +425,9 @@
     const f = frames.length > 0 ? frames[0] : null;
     if (f === null || f.name !== null || f.line < 0) return null;
     const p = mapPosition(f.file, f.line, f.col, true);
+    // The engine parses TypeScript only once esbuild has made it
+    // JavaScript, whose lines are not the user's.
+    if (p.mapped) return null;
     const text = sourceLine(p.file, p.file === "<code>" ? p.line + 1 : p.line);
     if (text === undefined) return null;
     let caret = "";
@@ -538,6 +553,18 @@
       }
       timersLimit = +timersText;
       return apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
+    },
+    // setTimers sets the timers limit (in decimal) before a module's
+    // top level runs; runModule then takes the promise the module's
+    // evaluation gave and returns the promise of the result: the default
+    // export, called with the parsed input when it is a function.
+    setTimers: function (timersText) { timersLimit = +timersText; },
+    runModule: function (evaluation, inputJSON) {
+      const input = apply(parse, undefined, [inputJSON]);
+      return apply(promiseThen, evaluation, [function (ns) {
+        const d = ns["default"];
+        return typeof d === "function" ? apply(d, undefined, [input]) : d;
+      }]);
     },
     // timers runs one due timer callback (0), or says how many ms until
     // the next is due (> 0), or that none keeps the execution waiting (-1).

@@ -84,11 +84,13 @@ type snapshotHeader struct {
 	StackTop     uint32 `json:"stack_top"`
 	StackPointer uint32 `json:"stack_pointer"`
 	// Guest addresses the VM keeps (VM.scratch, VM.api).
-	Scratch     uint32 `json:"scratch"`
-	APIRun      uint32 `json:"api_run"`
-	APITimers   uint32 `json:"api_timers"`
-	APIFinish   uint32 `json:"api_finish"`
-	APIDescribe uint32 `json:"api_describe"`
+	Scratch      uint32 `json:"scratch"`
+	APIRun       uint32 `json:"api_run"`
+	APITimers    uint32 `json:"api_timers"`
+	APIFinish    uint32 `json:"api_finish"`
+	APIDescribe  uint32 `json:"api_describe"`
+	APISetTimers uint32 `json:"api_set_timers"`
+	APIRunModule uint32 `json:"api_run_module"`
 	// Fixups are the words init filled from entropy or the clock: every
 	// byte in which two inits differ is in one (WriteSnapshot checks).
 	Fixups []snapshotFixup `json:"fixups"`

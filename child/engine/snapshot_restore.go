@@ -62,7 +62,8 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 	vm := &VM{
 		mod: mod, memoryBytes: memoryBytes, maxPages: maxPages, stackTop: h.StackTop,
 		scratch: h.Scratch, messageKey: h.Scratch + 16,
-		api: preludeAPI{run: h.APIRun, timers: h.APITimers, finish: h.APIFinish, describe: h.APIDescribe},
+		api: preludeAPI{run: h.APIRun, timers: h.APITimers, finish: h.APIFinish, describe: h.APIDescribe,
+			setTimers: h.APISetTimers, runModule: h.APIRunModule},
 	}
 	if err := vm.resume(ctx, h.Fixups, entropy); err != nil {
 		return nil, err

@@ -258,7 +258,7 @@ func TestXorshiftMatchesQuickJS(t *testing.T) {
 		}
 	}
 	state, _ := vm.mod.Memory().ReadUint64Le(off)
-	box, err := vm.evalScript("Math.random()", "<t>")
+	box, err := vm.evalCode("Math.random()", "<t>", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -141,6 +141,7 @@ func snapshotLayout(a, b *initSample) (*snapshotHeader, error) {
 		Magic: snapshotMagic, Pages: uint32(len(a.mem) / wasmPage),
 		StackTop: va.stackTop, StackPointer: a.sp,
 		Scratch: va.scratch, APIRun: va.api.run, APITimers: va.api.timers, APIFinish: va.api.finish, APIDescribe: va.api.describe,
+		APISetTimers: va.api.setTimers, APIRunModule: va.api.runModule,
 	}
 	return h, nil
 }

@@ -60,6 +60,8 @@ var allowed = []struct{ name, why string }{
 //	          would let SIGIO-style signals reach other processes and
 //	          F_DUPFD would duplicate descriptors
 //	clone3    ENOSYS (glibc falls back to clone)
+//	ioctl     ENOTTY for TCGETS (esbuild asks whether stderr is a
+//	          terminal on every TypeScript transform), otherwise kill
 //	unlinkat  EPERM (go-plugin removes its socket file at a graceful exit)
 //	openat    EACCES from inside libc's code, otherwise kill
 const (

@@ -19,9 +19,13 @@
 // the wasm sandbox into the Go process still cannot reach the rest of
 // the machine, and the supervisor sees a child killed by SIGSYS.
 //
-// Three calls are refused with an errno instead of a kill, because known,
+// Four calls are refused with an errno instead of a kill, because known,
 // harmless code makes them (nothing happens either way):
 //
+//   - ioctl(fd, TCGETS) fails with ENOTTY, as it does on a pipe: esbuild
+//     (the TypeScript transform, internal/typescript) asks whether stderr
+//     is a terminal each time it transforms. Every other ioctl kills
+//     (TIOCSTI, which pushes input into a terminal, among them).
 //   - clone3 fails with ENOSYS. Its flags live in memory, where a seccomp
 //     filter cannot look, so it cannot be allowed for threads only; glibc
 //     (which creates the threads of a cgo binary, pthread_create) tries

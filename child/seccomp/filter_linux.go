@@ -78,6 +78,7 @@ func dispatch(a *bpfAsm, arch archTable, nr func(string) uint32, openatRule bool
 	a.jump(jumpEq, nr("tgkill"), "tgkill", "")
 	a.jump(jumpEq, nr("fcntl"), "fcntl", "")
 	a.jump(jumpEq, nr("clone3"), "enosys", "")
+	a.jump(jumpEq, nr("ioctl"), "ioctl", "")
 	a.jump(jumpEq, nr("unlinkat"), "eperm", "")
 	if openatRule {
 		a.jump(jumpEq, nr("openat"), "openat", "")
@@ -106,6 +107,12 @@ func argumentRules(a *bpfAsm, pid int) {
 		a.jump(jumpEq, cmd, "allow", "")
 	}
 	a.stmt(ret, unix.SECCOMP_RET_KILL_PROCESS)
+
+	// ioctl: "not a terminal" for TCGETS, without the call being made
+	// (the request is an unsigned int); any other request kills.
+	a.label("ioctl")
+	a.stmt(loadWord, argLow(1))
+	a.jump(jumpEq, unix.TCGETS, "enotty", "kill")
 }
 
 // openatFromLibc makes openat from glibc's code fail with EACCES, and
@@ -156,6 +163,8 @@ func split4G(code []codeRange) []codeRange {
 func verdicts(a *bpfAsm) {
 	a.label("enosys")
 	a.stmt(ret, unix.SECCOMP_RET_ERRNO|uint32(unix.ENOSYS))
+	a.label("enotty")
+	a.stmt(ret, unix.SECCOMP_RET_ERRNO|uint32(unix.ENOTTY))
 	a.label("eperm")
 	a.stmt(ret, unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM))
 	a.label("allow")

@@ -96,6 +96,15 @@ func helper(action, arg string) int {
 			return helperWrong
 		}
 		return helperOK
+	case "tcgets":
+		// ioctl(TCGETS) must fail with ENOTTY (esbuild's terminal check),
+		// not kill, even on a descriptor that is a terminal's.
+		_, _, errno := unix.RawSyscall(unix.SYS_IOCTL, 2, unix.TCGETS, 0)
+		if errno != unix.ENOTTY {
+			fmt.Fprintln(os.Stderr, "ioctl TCGETS:", errno)
+			return helperWrong
+		}
+		return helperOK
 	case "unlink":
 		err := os.Remove(arg)
 		if !errors.Is(err, unix.EPERM) {
@@ -249,7 +258,7 @@ var forbiddenActions = map[string]func(arg string) error{
 		return rawSyscall(unix.SYS_KEXEC_FILE_LOAD, ^uintptr(0), ^uintptr(0), 0, 0, 0xffff)
 	},
 	"reboot":      func(string) error { return rawSyscall(unix.SYS_REBOOT, 0, 0, 0, 0) }, // bad magic: EINVAL
-	"ioctl":       func(string) error { return rawSyscall(unix.SYS_IOCTL, 2, unix.TCGETS, 0) },
+	"ioctl":       func(string) error { return rawSyscall(unix.SYS_IOCTL, 2, unix.TIOCSTI, 0) },
 	"open-legacy": func(string) error { return rawSyscall(unix.SYS_OPEN, cString("/etc/passwd"), 0) },
 	"openat2": func(string) error {
 		return rawSyscall(unix.SYS_OPENAT2, uintptr(unix.AT_FDCWD&0xffffffff), cString("/etc/passwd"), 0, 0)
@@ -418,11 +427,12 @@ func wantNoConnection(t *testing.T, ln net.Listener) {
 	}
 }
 
-// The allowed special cases: clone3 is ENOSYS, tgkill to our own thread
+// The allowed special cases: clone3 is ENOSYS, ioctl TCGETS is ENOTTY,
+// tgkill to our own thread
 // works, a second Install is a no-op.
 func TestSeccompErrnoAndSelf(t *testing.T) {
 	requireSeccomp(t)
-	for _, action := range []string{"clone3", "tgkill-self", "install-twice"} {
+	for _, action := range []string{"clone3", "tcgets", "tgkill-self", "install-twice"} {
 		t.Run(action, func(t *testing.T) {
 			t.Parallel()
 			ws, out := runHelper(t, action, "")
@@ -697,7 +707,7 @@ func TestSeccompFilterVerdicts(t *testing.T) {
 					check(s.name+" (x32)", syscallData{nr: int32(n | x32Bit)}, kill)
 				}
 			}
-			special := map[uint32]bool{arch.nr["clone"]: true, arch.nr["tgkill"]: true, arch.nr["fcntl"]: true, arch.nr["clone3"]: true, arch.nr["unlinkat"]: true, arch.nr["openat"]: true}
+			special := map[uint32]bool{arch.nr["clone"]: true, arch.nr["tgkill"]: true, arch.nr["fcntl"]: true, arch.nr["clone3"]: true, arch.nr["unlinkat"]: true, arch.nr["openat"]: true, arch.nr["ioctl"]: true}
 			for n := uint32(0); n < 1024; n++ {
 				if !plain[n] && !special[n] {
 					check(fmt.Sprintf("syscall %d", n), syscallData{nr: int32(n)}, kill)
@@ -744,6 +754,11 @@ func TestSeccompFilterVerdicts(t *testing.T) {
 			}
 
 			check("clone3", syscallData{nr: int32(arch.nr["clone3"])}, enosys)
+			ioctl := int32(arch.nr["ioctl"])
+			check("ioctl TCGETS", syscallData{nr: ioctl, args: [6]uint64{2, unix.TCGETS}}, unix.SECCOMP_RET_ERRNO|uint32(unix.ENOTTY))
+			for _, req := range []uint64{unix.TIOCSTI, unix.TCSETS, unix.TIOCGWINSZ, unix.TIOCSCTTY} {
+				check(fmt.Sprintf("ioctl %#x", req), syscallData{nr: ioctl, args: [6]uint64{2, req}}, kill)
+			}
 			check("unlinkat", syscallData{nr: int32(arch.nr["unlinkat"])}, eperm)
 
 			for _, other := range []uint32{unix.AUDIT_ARCH_I386, unix.AUDIT_ARCH_X86_64, unix.AUDIT_ARCH_AARCH64, unix.AUDIT_ARCH_ARM, 0} {
@@ -798,7 +813,7 @@ func TestSeccompSyscallTables(t *testing.T) {
 		"amd64": "/usr/include/x86_64-linux-gnu/asm/unistd_64.h",
 		"arm64": "/usr/include/asm-generic/unistd.h",
 	}
-	names := map[string]bool{"clone": true, "tgkill": true, "fcntl": true, "clone3": true, "unlinkat": true, "openat": true}
+	names := map[string]bool{"clone": true, "tgkill": true, "fcntl": true, "clone3": true, "unlinkat": true, "openat": true, "ioctl": true}
 	for _, s := range allowed {
 		if names[s.name] {
 			t.Errorf("%s is both plain-allowed and special", s.name)
@@ -840,7 +855,7 @@ func TestSeccompSyscallTables(t *testing.T) {
 	// amd64, by x/sys/unix as well.
 	xsys := map[string]uintptr{
 		"read": unix.SYS_READ, "write": unix.SYS_WRITE, "close": unix.SYS_CLOSE, "mmap": unix.SYS_MMAP,
-		"mprotect": unix.SYS_MPROTECT, "munmap": unix.SYS_MUNMAP, "brk": unix.SYS_BRK,
+		"mprotect": unix.SYS_MPROTECT, "munmap": unix.SYS_MUNMAP, "brk": unix.SYS_BRK, "ioctl": unix.SYS_IOCTL,
 		"rt_sigaction": unix.SYS_RT_SIGACTION, "rt_sigprocmask": unix.SYS_RT_SIGPROCMASK,
 		"rt_sigreturn": unix.SYS_RT_SIGRETURN, "pread64": unix.SYS_PREAD64, "readv": unix.SYS_READV,
 		"writev": unix.SYS_WRITEV, "sched_yield": unix.SYS_SCHED_YIELD, "mremap": unix.SYS_MREMAP,

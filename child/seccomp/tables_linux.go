@@ -23,7 +23,7 @@ const x32Bit = 0x40000000
 // /usr/include/asm-generic/unistd.h by TestSeccompSyscallTables.
 var archTables = map[string]archTable{
 	"amd64": {audit: unix.AUDIT_ARCH_X86_64, x32: true, nr: map[string]uint32{
-		"read": 0, "write": 1, "close": 3, "mmap": 9, "mprotect": 10, "munmap": 11, "brk": 12,
+		"read": 0, "write": 1, "close": 3, "mmap": 9, "mprotect": 10, "munmap": 11, "brk": 12, "ioctl": 16,
 		"rt_sigaction": 13, "rt_sigprocmask": 14, "rt_sigreturn": 15, "pread64": 17,
 		"readv": 19, "writev": 20, "sched_yield": 24, "mremap": 25, "madvise": 28,
 		"nanosleep": 35, "getpid": 39, "shutdown": 48,
@@ -35,7 +35,7 @@ var archTables = map[string]archTable{
 		"accept4": 288, "getrandom": 318, "rseq": 334, "clone3": 435,
 	}},
 	"arm64": {audit: unix.AUDIT_ARCH_AARCH64, nr: map[string]uint32{
-		"epoll_ctl": 21, "epoll_pwait": 22, "fcntl": 25, "unlinkat": 35, "openat": 56, "close": 57,
+		"epoll_ctl": 21, "epoll_pwait": 22, "fcntl": 25, "ioctl": 29, "unlinkat": 35, "openat": 56, "close": 57,
 		"read": 63, "write": 64, "readv": 65, "writev": 66, "pread64": 67,
 		"exit": 93, "exit_group": 94, "futex": 98, "set_robust_list": 99,
 		"nanosleep": 101, "clock_gettime": 113, "clock_nanosleep": 115,

@@ -87,7 +87,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	fs := flag.NewFlagSet("warden run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--module NAME=FILE]... [--server URL [--token-file F]] FILE.js|-")
+		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--language javascript|typescript] [--format body|module] [--module NAME=FILE]... [--server URL [--token-file F]] FILE.js|FILE.ts|FILE.mjs|-")
 		fs.PrintDefaults()
 	}
 	input := fs.String("input", "", "the script's input, as JSON")
@@ -99,6 +99,8 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	timers := fs.Int64("timers", 0, "timers pending at once (default 1000)")
 	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process; empty: the supervisor's default, none in process)")
 	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
+	language := fs.String("language", "", "the script's language, javascript or typescript (default: typescript for a .ts file, else javascript)")
+	format := fs.String("format", "", "the script's form: body (of an async function of input) or module (default: body, or module for a .mjs file or code with import or export declarations)")
 	remote := remoteFlags(fs)
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
@@ -148,6 +150,13 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	o.req.Limits.Timers = *timers
 	if len(modules) > 0 {
 		o.req.Modules = modules
+	}
+	o.req.Language, o.req.Format = *language, *format
+	if o.req.Language == "" && strings.HasSuffix(files[0], ".ts") {
+		o.req.Language = contract.LanguageTypeScript
+	}
+	if o.req.Format == "" && strings.HasSuffix(files[0], ".mjs") {
+		o.req.Format = contract.FormatModule
 	}
 	return o, nil
 }

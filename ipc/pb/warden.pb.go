@@ -250,9 +250,12 @@ type Request struct {
 	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	Code  string                 `protobuf:"bytes,2,opt,name=code,proto3" json:"code,omitempty"`
 	// input is the JSON text bound to input; empty means null.
-	Input         []byte            `protobuf:"bytes,3,opt,name=input,proto3" json:"input,omitempty"`
-	Limits        *Limits           `protobuf:"bytes,4,opt,name=limits,proto3" json:"limits,omitempty"`
-	Modules       map[string]string `protobuf:"bytes,5,rep,name=modules,proto3" json:"modules,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Input   []byte            `protobuf:"bytes,3,opt,name=input,proto3" json:"input,omitempty"`
+	Limits  *Limits           `protobuf:"bytes,4,opt,name=limits,proto3" json:"limits,omitempty"`
+	Modules map[string]string `protobuf:"bytes,5,rep,name=modules,proto3" json:"modules,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// language and format are contract.Request's, checked by the child.
+	Language      string `protobuf:"bytes,6,opt,name=language,proto3" json:"language,omitempty"`
+	Format        string `protobuf:"bytes,7,opt,name=format,proto3" json:"format,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -320,6 +323,20 @@ func (x *Request) GetModules() map[string]string {
 		return x.Modules
 	}
 	return nil
+}
+
+func (x *Request) GetLanguage() string {
+	if x != nil {
+		return x.Language
+	}
+	return ""
+}
+
+func (x *Request) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
 }
 
 // Limits is contract.Limits. The timeout travels in nanoseconds so that a
@@ -1153,13 +1170,15 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\x03log\x18\x03 \x01(\v2\x17.warden.ipc.v1.LogEntryH\x00R\x03log\x12?\n" +
 	"\fdata_request\x18\x04 \x01(\v2\x1a.warden.ipc.v1.DataRequestH\x00R\vdataRequest\x12/\n" +
 	"\x06result\x18\x05 \x01(\v2\x15.warden.ipc.v1.ResultH\x00R\x06resultB\a\n" +
-	"\x05event\"\xed\x01\n" +
+	"\x05event\"\xa1\x02\n" +
 	"\aRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04code\x18\x02 \x01(\tR\x04code\x12\x14\n" +
 	"\x05input\x18\x03 \x01(\fR\x05input\x12-\n" +
 	"\x06limits\x18\x04 \x01(\v2\x15.warden.ipc.v1.LimitsR\x06limits\x12=\n" +
-	"\amodules\x18\x05 \x03(\v2#.warden.ipc.v1.Request.ModulesEntryR\amodules\x1a:\n" +
+	"\amodules\x18\x05 \x03(\v2#.warden.ipc.v1.Request.ModulesEntryR\amodules\x12\x1a\n" +
+	"\blanguage\x18\x06 \x01(\tR\blanguage\x12\x16\n" +
+	"\x06format\x18\a \x01(\tR\x06format\x1a:\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8f\x02\n" +

@@ -1,0 +1,249 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/typescript"
+)
+
+// The code's forms and languages: a function body or an ES module, in
+// JavaScript or TypeScript. TypeScript is turned into JavaScript here,
+// in the execution's own child (internal/typescript says why it never
+// runs in the supervisor), and positions in stacks are mapped back to
+// it through the source map (mapOrigin).
+
+// codeFile is the file name the engine gives the code in either form.
+const codeFile = "<code>"
+
+// transpile gives the JavaScript the code runs as, and whether it is
+// certainly a module: its format says so, or it is TypeScript that does
+// not parse as a body and does as a module. JavaScript in the default
+// format is found to be a module later (execute), by QuickJS's parser.
+func (x *execution) transpile(req contract.Request) (code string, module bool, e *contract.Error) {
+	module = req.Format == contract.FormatModule
+	if !req.IsTypeScript() {
+		return req.Code, module, nil
+	}
+	var r *typescript.Result
+	var err error
+	switch req.Format {
+	case contract.FormatModule:
+		r, err = typescript.Module(req.Code)
+	case contract.FormatBody:
+		r, err = typescript.Body(req.Code)
+	default:
+		r, err = typescript.Body(req.Code)
+		if bodyErr, ok := err.(*typescript.SyntaxError); ok {
+			if r, err = typescript.Module(req.Code); err == nil {
+				module = true
+			} else if modErr, ok := err.(*typescript.SyntaxError); ok && !after(modErr.Line, modErr.Column, bodyErr.Line, bodyErr.Column) {
+				err = bodyErr
+			}
+		}
+	}
+	if err != nil {
+		return "", false, typeScriptError(codeFile, err)
+	}
+	x.transformed(codeFile, r)
+	return r.Code, module, nil
+}
+
+// typeScriptError is the envelope's error for TypeScript esbuild could
+// not parse: a SyntaxError at the user's position, with Node's arrow
+// above its stack, as the engine's own syntax errors have.
+func typeScriptError(file string, err error) *contract.Error {
+	se, ok := err.(*typescript.SyntaxError)
+	if !ok {
+		return contract.Errorf(contract.SandboxError, "engine: TypeScript: %v", err)
+	}
+	e := &contract.Error{Type: contract.UserCodeError, Name: "SyntaxError", Message: se.Message}
+	if se.Line < 1 {
+		e.Stack = "SyntaxError: " + se.Message
+		return e
+	}
+	caret := make([]byte, 0, se.Column)
+	for i, u := 0, 0; i < len(se.LineText) && u < se.Column; i++ {
+		if se.LineText[i]&0xc0 == 0x80 {
+			continue
+		}
+		u++
+		if se.LineText[i] == '\t' {
+			caret = append(caret, '\t')
+		} else {
+			caret = append(caret, ' ')
+		}
+	}
+	pos := strconv.Itoa(se.Line)
+	e.Stack = file + ":" + pos + "\n" + se.LineText + "\n" + string(caret) + "^\n\nSyntaxError: " + se.Message +
+		"\n    at " + file + ":" + pos + ":" + strconv.Itoa(se.Column+1)
+	if file != codeFile {
+		e.Message += " (in module " + strconv.Quote(file) + ")"
+	}
+	return e
+}
+
+// transformed records the map back from file's JavaScript to its
+// TypeScript.
+func (x *execution) transformed(file string, r *typescript.Result) {
+	if x.typescript == nil {
+		x.typescript = map[string]*typescript.Result{}
+	}
+	x.typescript[file] = r
+}
+
+// mapOrigin answers the source host function's position form ("L:C",
+// 1-based, in the JavaScript the engine ran): "1L:C" in the TypeScript
+// file was written in, or "0" for a file that was not TypeScript.
+func (x *execution) mapOrigin(file, position string) uint32 {
+	r := x.typescript[file]
+	l, c, ok := strings.Cut(position, ":")
+	line, err1 := strconv.Atoi(l)
+	col, err2 := strconv.Atoi(c)
+	if r == nil || !ok || err1 != nil || err2 != nil || col < 1 {
+		return x.vm.returnString("0")
+	}
+	ol, oc, ok := r.Original(line, col-1)
+	if !ok {
+		return x.vm.returnString("0")
+	}
+	return x.vm.returnString("1", strconv.Itoa(ol), ":", strconv.Itoa(oc+1))
+}
+
+// setSource makes text the code's, as the source host function answers
+// for codeFile.
+func (x *execution) setSource(text string) {
+	x.source = text
+	delete(x.lineStarts, codeFile)
+}
+
+// moduleSource is the JavaScript of the request's module name, for the
+// loader: its source, or for a TypeScript module the JavaScript its
+// types were stripped to. ok is false, with the message to throw, when
+// there is no such module or its TypeScript does not parse.
+func (x *execution) moduleSource(name string) (src string, ok bool, message string) {
+	if x.ph != phaseRun {
+		return "", false, "cannot find module " + strconv.Quote(name) + ": nothing can be imported before the code runs"
+	}
+	if js, done := x.loaded[name]; done {
+		return js, true, ""
+	}
+	src, found := x.modules[name]
+	if !found {
+		return "", false, "cannot find module " + strconv.Quote(name) + ": only the modules given with the request can be imported"
+	}
+	if contract.IsTypeScriptModule(name) {
+		r, err := typescript.Module(src)
+		if err != nil {
+			e := typeScriptError(name, err)
+			return "", false, "SyntaxError: " + e.Message + positionOf(err)
+		}
+		x.transformed(name, r)
+		src = r.Code
+	}
+	if x.loaded == nil {
+		x.loaded = map[string]string{}
+	}
+	x.loaded[name] = src
+	return src, true, ""
+}
+
+// positionOf is " at LINE:COLUMN" of a TypeScript syntax error, or "".
+func positionOf(err error) string {
+	if se, ok := err.(*typescript.SyntaxError); ok && se.Line > 0 {
+		return " at " + strconv.Itoa(se.Line) + ":" + strconv.Itoa(se.Column+1)
+	}
+	return ""
+}
+
+// moduleText is the text of file the engine ran, for the source host
+// function: the code's, or a module's as the loader gave it.
+func (x *execution) moduleText(file string) (string, bool) {
+	if file == codeFile {
+		return x.source, true
+	}
+	if js, ok := x.loaded[file]; ok {
+		return js, true
+	}
+	src, ok := x.modules[file]
+	return src, ok
+}
+
+// moduleSourceText wraps module code so that its lines are where the
+// body's are in its wrapper: from the second line on, with one line
+// after it (the prelude's mapPosition counts on both).
+func moduleSourceText(code string) string { return "\n" + code + "\n" }
+
+// compileModule compiles code as a module without running it (host
+// functions closed): nil when it compiles, else its error.
+func (x *execution) compileModule(code string) *contract.Error {
+	x.setSource(moduleSourceText(code))
+	x.ph = phaseCompile
+	if _, err := x.vm.compileScript(x.source, codeFile, evalFlagModule, 0); err != nil {
+		return x.classify(err)
+	}
+	return nil
+}
+
+// executeModule evaluates code as a module, with host functions open
+// (its top level is the user's code), and settles the promise of its
+// result: the default export, called with input when it is a function.
+func (x *execution) executeModule(code, input string) (string, *contract.Error) {
+	vm := x.vm
+	x.setSource(moduleSourceText(code))
+	timersBox, err := vm.newString(strconv.FormatInt(x.limits.Timers, 10))
+	if err != nil {
+		return "", x.classify(err)
+	}
+	defer vm.freeValue(timersBox)
+	inBox, err := vm.newString(input)
+	if err != nil {
+		return "", x.classify(err)
+	}
+	defer vm.freeValue(inBox)
+	x.ph = phaseRun
+	if _, err := vm.callFunction(vm.api.setTimers, timersBox); err != nil {
+		return "", x.classify(err)
+	}
+	evaluation, err := vm.evalCode(x.source, codeFile, evalFlagModule)
+	if err != nil {
+		return "", x.classify(err)
+	}
+	defer vm.freeValue(evaluation)
+	promise, err := vm.callFunction(vm.api.runModule, evaluation, inBox)
+	if err != nil {
+		return "", x.classify(err)
+	}
+	defer vm.freeValue(promise)
+	return x.settleResult(promise)
+}
+
+// furthest is, of the syntax errors the code gave as a body and as a
+// module, the one the parser reached further into the code with: the
+// form it was more likely written in. A tie is the body's.
+func furthest(body, module *contract.Error) *contract.Error {
+	bl, bc, ok1 := stackPosition(body.Stack)
+	ml, mc, ok2 := stackPosition(module.Stack)
+	if ok1 && ok2 && after(ml, mc, bl, bc) {
+		return module
+	}
+	return body
+}
+
+// after reports whether line:col a is past line:col b.
+func after(al, ac, bl, bc int) bool { return al > bl || al == bl && ac > bc }
+
+// stackPosition reads the position of a syntax error's stack: its last
+// line, "    at <code>:L:C".
+func stackPosition(stack string) (line, col int, ok bool) {
+	last := stack[strings.LastIndexByte(stack, '\n')+1:]
+	rest, found := strings.CutPrefix(last, "    at "+codeFile+":")
+	if !found {
+		return 0, 0, false
+	}
+	l, c, found := strings.Cut(rest, ":")
+	line, err1 := strconv.Atoi(l)
+	col, err2 := strconv.Atoi(c)
+	return line, col, found && err1 == nil && err2 == nil
+}
