@@ -20,6 +20,9 @@ type executeBody struct {
 	Input   json.RawMessage   `json:"input,omitempty"`
 	Limits  contract.Limits   `json:"limits"`
 	Modules map[string]string `json:"modules,omitempty"`
+	// Language and Format are contract.Request's.
+	Language string `json:"language,omitempty"`
+	Format   string `json:"format,omitempty"`
 }
 
 // bodySlack is room for the JSON around the fields a body bound counts.
@@ -90,7 +93,8 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.e.setDataBytes(limits.DataBytes)
-	req := contract.Request{ID: a.id, Code: body.Code, Input: body.Input, Limits: limits, Modules: body.Modules}
+	req := contract.Request{ID: a.id, Code: body.Code, Input: body.Input, Limits: limits, Modules: body.Modules,
+		Language: body.Language, Format: body.Format}
 	s.run(w, r, a, req, clamped)
 }
 

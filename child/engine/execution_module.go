@@ -123,9 +123,12 @@ func (x *execution) setSource(text string) {
 // types were stripped to. ok is false, with the message to throw, when
 // there is no such module or its TypeScript does not parse.
 func (x *execution) moduleSource(name string) (src string, ok bool, message string) {
-	if x.ph != phaseRun {
-		return "", false, "cannot find module " + strconv.Quote(name) + ": nothing can be imported before the code runs"
+	if x.ph == phaseDone {
+		return "", false, "cannot find module " + strconv.Quote(name) + ": the execution is over"
 	}
+	// While the code compiles (phaseCompile) a module's imports are
+	// loaded, which compiles them: none of their code runs until the
+	// code does, with host functions open.
 	if js, done := x.loaded[name]; done {
 		return js, true, ""
 	}
@@ -219,16 +222,21 @@ func (x *execution) executeModule(code, input string) (string, *contract.Error) 
 	return x.settleResult(promise)
 }
 
-// furthest is, of the syntax errors the code gave as a body and as a
-// module, the one the parser reached further into the code with: the
-// form it was more likely written in. A tie is the body's.
+// furthest is, of the errors the code gave compiled as a body (a syntax
+// error) and as a module, the one to report. A module's error that is
+// not a syntax error in the code itself (a module it imports is missing
+// or does not parse) means the code is a module. Otherwise it is the
+// syntax error the parser reached further into the code with: the form
+// the code was more likely written in; a tie is the body's.
 func furthest(body, module *contract.Error) *contract.Error {
-	bl, bc, ok1 := stackPosition(body.Stack)
-	ml, mc, ok2 := stackPosition(module.Stack)
-	if ok1 && ok2 && after(ml, mc, bl, bc) {
+	ml, mc, ok := stackPosition(module.Stack)
+	if module.Name != "SyntaxError" || !ok {
 		return module
 	}
-	return body
+	if bl, bc, ok := stackPosition(body.Stack); ok && !after(ml, mc, bl, bc) {
+		return body
+	}
+	return module
 }
 
 // after reports whether line:col a is past line:col b.

@@ -17,6 +17,8 @@
 //	// memory: 8MiB
 //	// limits: {"output_bytes": 1024}
 //	// input: JSON
+//	// language: typescript  the request's language (default javascript)
+//	// format: module       the request's format (default: none given)
 //	// logs: ["text", ...]  the texts the logs must hold
 //	// clamped: NAME...     the limits the envelope must say were clamped
 //	// known: WHY           a known failure: run and reported, not counted
@@ -210,6 +212,7 @@ func Parse(name, src string) (Script, error) {
 	}
 	var lim contract.Limits
 	var input json.RawMessage
+	var language, format string
 	anyValue := false // "// value: any": an ok expectation with no value to check
 	lines := strings.Split(src, "\n")
 	for _, line := range lines {
@@ -255,6 +258,10 @@ func Parse(name, src string) (Script, error) {
 			if err = json.Unmarshal([]byte(val), &l); err == nil {
 				lim = l.WithDefaults(lim)
 			}
+		case "language":
+			language = val
+		case "format":
+			format = val
 		case "input":
 			if !json.Valid([]byte(val)) {
 				return bad("input %q is not JSON", val)
@@ -279,6 +286,9 @@ func Parse(name, src string) (Script, error) {
 		return bad("an ok expectation needs '// value: JSON' (or 'any')")
 	}
 	s.Steps = splitSteps(lines, lim, input)
+	for i := range s.Steps {
+		s.Steps[i].Request.Language, s.Steps[i].Request.Format = language, format
+	}
 	return s, nil
 }
 

@@ -1,8 +1,11 @@
 // expect: ok
 // category: leak
-// value: []
-// source: node:vm import.meta.url disclosure
-const m = await import("meta");
-return [m.url].filter((u) => u && /\/(work|home|tmp|root)\//.test(u));
-//== module meta
-export const url = String(import.meta && import.meta.url);
+// format: module
+// value: {"type":"object","keys":[],"url":"undefined","resolve":"undefined"}
+// source: original (import.meta probed for a path, a URL or a resolver of the host's)
+export default {
+  type: typeof import.meta,
+  keys: Reflect.ownKeys(import.meta).map(String),
+  url: typeof import.meta.url,
+  resolve: typeof import.meta.resolve,
+};

@@ -1,13 +1,14 @@
 // expect: ok
 // category: quickjs
-// value: [1,2]
-// source: original (modules importing one another)
+// value: ["a:b:A","b:A"]
+// source: original (request modules that import each other)
 const a = await import("a");
-return [a.one, a.two()];
+const b = await import("b");
+return [a.run(), b.run()];
 //== module a
-import { two } from "b";
-export const one = 1;
-export { two };
+import { run as runB } from "b";
+export const name = "A";
+export function run() { return "a:" + runB(); }
 //== module b
-import { one } from "a";
-export const two = () => one + 1;
+import { name } from "a";
+export function run() { return "b:" + name; }
