@@ -37,7 +37,7 @@ func newEngine(ctx context.Context, cfg ipc.ChildConfig) (*engine.Engine, error)
 	// one (the compile child made it): its name holds its key, so a
 	// snapshot of another module, prelude or wazero build is not this
 	// one. Without it the child runs init.
-	snapshot := filepath.FromSlash(engine.SnapshotFile())
+	snapshot := filepath.FromSlash(engine.SnapshotFile(ecfg.Registry.Digest()))
 	if sum, ok := cfg.CacheDigests[snapshot]; ok {
 		ecfg.Snapshot = filepath.Join(cfg.CacheDir, snapshot)
 		ecfg.SnapshotSHA256 = sum

@@ -151,6 +151,10 @@ type Request struct {
 	// module (which is so exactly when it has top-level import or export
 	// declarations).
 	Format string `json:"format,omitempty"`
+	// Imports, when not nil, names the registered modules (the
+	// supervisor's Config.Modules) the code may import; the daemon sets
+	// it from the tenant's allow-list. Nil: every registered module.
+	Imports []string `json:"imports,omitempty"`
 }
 
 // The languages and formats of a Request.

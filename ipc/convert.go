@@ -22,13 +22,15 @@ import (
 
 func requestToPB(r contract.Request) *pb.Request {
 	return &pb.Request{
-		Id:       r.ID,
-		Code:     r.Code,
-		Input:    bytesOrNil(r.Input),
-		Limits:   limitsToPB(r.Limits),
-		Modules:  mapOrNil(r.Modules),
-		Language: r.Language,
-		Format:   r.Format,
+		Id:             r.ID,
+		Code:           r.Code,
+		Input:          bytesOrNil(r.Input),
+		Limits:         limitsToPB(r.Limits),
+		Modules:        mapOrNil(r.Modules),
+		Language:       r.Language,
+		Format:         r.Format,
+		Imports:        r.Imports,
+		ImportsLimited: r.Imports != nil,
 	}
 }
 
@@ -41,6 +43,7 @@ func requestFromPB(r *pb.Request) contract.Request {
 		Modules:  mapOrNil(r.GetModules()),
 		Language: r.GetLanguage(),
 		Format:   r.GetFormat(),
+		Imports:  importsFromPB(r),
 	}
 }
 
@@ -298,4 +301,16 @@ func sliceOrNil(s []string) []string {
 		return nil
 	}
 	return s
+}
+
+// importsFromPB is a request's allow-list of registered modules: nil
+// when it has none, an empty list when it allows none.
+func importsFromPB(r *pb.Request) []string {
+	if !r.GetImportsLimited() {
+		return nil
+	}
+	if r.GetImports() == nil {
+		return []string{}
+	}
+	return r.GetImports()
 }

@@ -28,7 +28,7 @@ func snapshotSup(t *testing.T, mod func(*Config)) (*Supervisor, string) {
 	if res, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil || !res.OK {
 		t.Fatalf("first execution: %v %+v", err, res.Error)
 	}
-	rel := filepath.FromSlash(engine.SnapshotFile())
+	rel := filepath.FromSlash(engine.SnapshotFile(""))
 	digests := s.spawner.(*processSpawner).compile.state.Load().digests
 	if _, ok := digests[rel]; !ok {
 		t.Fatalf("the compile child made no heap snapshot %s (cache: %v)", rel, digests)
@@ -135,7 +135,7 @@ func TestStaleSnapshotNotUsed(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	own := filepath.Join(cache, filepath.FromSlash(engine.SnapshotFile()))
+	own := filepath.Join(cache, filepath.FromSlash(engine.SnapshotFile("")))
 	other := filepath.Join(dir, engine.CacheFlavour()+"-00000000000000000000000000000000.snap")
 	for _, p := range []string{own, other} {
 		if err := os.WriteFile(p, []byte("not a snapshot"), 0o644); err != nil {

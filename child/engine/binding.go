@@ -53,6 +53,13 @@ type VM struct {
 	initEntropy  [][]byte
 	// used is set by the one Run a VM serves.
 	used bool
+	// reg is the engine's registry (registered names resolve to modules
+	// init evaluated); extraHeap its heap allowance, on top of the
+	// profile's. registry serves its sources to the loader while init
+	// evaluates them (loadRegistry), and is nil at any other time.
+	reg       *Registry
+	extraHeap int64
+	registry  moduleSourcer
 }
 
 // preludeAPI holds the JSValue* of the functions the prelude returns.

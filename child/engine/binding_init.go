@@ -75,13 +75,23 @@ func writePrelude(w io.Writer, core string, files fs.FS) {
 // the instance from it instead, and fails if the snapshot is refused.
 func (e *Engine) NewVM(ctx context.Context, memoryBytes int64) (*VM, error) {
 	if e.cfg.Snapshot != "" {
-		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, preludeKey(), rand.Reader)
+		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, keyWithRegistry(preludeKey(), e.cfg.Registry.Digest()), rand.Reader)
 	}
 	return e.newVM(ctx, memoryBytes, preludeSource())
 }
 
 // newVM is NewVM with the prelude to evaluate (tests give it variants).
 func (e *Engine) newVM(ctx context.Context, memoryBytes int64, prelude string) (*VM, error) {
+	return e.newVMThen(ctx, memoryBytes, prelude, nil)
+}
+
+// errSkipRegistry, from init's beforeRegistry, leaves the registered
+// modules out of the instance.
+var errSkipRegistry = errors.New("engine: skip the registered modules")
+
+// newVMThen is newVM with beforeRegistry (when not nil) run on the
+// instance between the prelude and the registered modules.
+func (e *Engine) newVMThen(ctx context.Context, memoryBytes int64, prelude string, beforeRegistry func(*VM) error) (*VM, error) {
 	code, err := e.preludeBytecode(ctx, memoryBytes, prelude)
 	if err != nil {
 		return nil, err
@@ -90,7 +100,7 @@ func (e *Engine) newVM(ctx context.Context, memoryBytes int64, prelude string) (
 	if err != nil {
 		return nil, err
 	}
-	if err := vm.init(code); err != nil {
+	if err := vm.init(code, beforeRegistry); err != nil {
 		vm.mod.Close(ctx)
 		return nil, err
 	}
@@ -147,7 +157,8 @@ func (e *Engine) instantiate(ctx context.Context, memoryBytes int64) (*VM, error
 	if err != nil {
 		return nil, fmt.Errorf("engine: instantiate: %w", err)
 	}
-	vm := &VM{mod: mod, memoryBytes: memoryBytes, maxPages: maxPagesFor(memoryBytes)}
+	vm := &VM{mod: mod, memoryBytes: memoryBytes, maxPages: e.pagesFor(memoryBytes),
+		reg: e.cfg.Registry, extraHeap: e.cfg.Registry.HeapBytes()}
 	sp := mod.ExportedGlobal("__stack_pointer")
 	if err := vm.lookupExports(); err != nil {
 		mod.Close(ctx)
@@ -162,14 +173,28 @@ func (e *Engine) instantiate(ctx context.Context, memoryBytes int64) (*VM, error
 }
 
 // init runs what a heap snapshot records: the reactor's and QuickJS's
-// initialisation, the init-time limits, the scratch buffer and the
-// prelude, from its bytecode.
-func (vm *VM) init(prelude []byte) error {
+// initialisation, the init-time limits, the scratch buffer, the prelude,
+// from its bytecode, and the registered modules, with beforeRegistry
+// (when not nil) run just before them.
+func (vm *VM) init(prelude []byte, beforeRegistry func(*VM) error) error {
 	if err := vm.initRuntime(); err != nil {
 		return err
 	}
 	if err := vm.loadPrelude(prelude); err != nil {
 		return err
+	}
+	load := len(vm.reg.Names()) > 0
+	if beforeRegistry != nil {
+		if err := beforeRegistry(vm); errors.Is(err, errSkipRegistry) {
+			load = false
+		} else if err != nil {
+			return err
+		}
+	}
+	if load {
+		if err := vm.loadRegistry(vm.reg); err != nil {
+			return err
+		}
 	}
 	if err := vm.measureRuntimeHeap(); err != nil {
 		return err
@@ -183,6 +208,10 @@ func (vm *VM) init(prelude []byte) error {
 // (a 1 MiB profile could not load it). The page cap has the room: it is
 // 1.25 times the profile plus 4 MiB.
 func initMemoryLimit(memoryBytes int64) int64 { return max(memoryBytes, 4<<20) }
+
+// initHeapLimit is initMemoryLimit for this instance: with the
+// registry's heap allowance on top.
+func (vm *VM) initHeapLimit() int64 { return initMemoryLimit(vm.memoryBytes) + vm.extraHeap }
 
 // measureRuntimeHeap records what the runtime's own heap takes once init
 // (or a restore) is done: memory_bytes is what the request's code may
@@ -213,7 +242,7 @@ func (vm *VM) initRuntime() error {
 		// The runtime's own heap (the prelude and the web globals) is
 		// built under a limit of its own; Run gives the request's code its
 		// limit on top of what init left (runtimeHeap).
-		{vm.fn.setMemoryLimit, uint64(initMemoryLimit(vm.memoryBytes))},
+		{vm.fn.setMemoryLimit, uint64(vm.initHeapLimit())},
 		// For the trusted prelude; Run sets the request's own stack
 		// limit before it compiles the request's code.
 		{vm.fn.setMaxStackSize, uint64(contract.MaxStackBytes)},

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"unicode"
 )
 
@@ -22,7 +24,7 @@ const maxSpecifierBytes = 4096
 
 // normalizeModule answers QuickJS's module-name normalisation: the name
 // as it is, when it can match a module given with a request at all.
-func (vm *VM) normalizeModule(basePtr, namePtr uint32) uint32 {
+func (vm *VM) normalizeModule(basePtr, namePtr uint32, x *execution) uint32 {
 	name, ok := vm.readSpecifier(namePtr)
 	if !ok {
 		return vm.throwError(fmt.Sprintf("cannot find module %q: a specifier is at most %d bytes, with no control characters", name, maxSpecifierBytes))
@@ -31,6 +33,15 @@ func (vm *VM) normalizeModule(basePtr, namePtr uint32) uint32 {
 		// The code's own module (or the one compiled to tell its form)
 		// is the engine's; it is never evaluated again by an import.
 		return vm.throwError(fmt.Sprintf("cannot find module %q: the code cannot import itself", name))
+	}
+	if x != nil && x.imports != nil && vm.reg.has(name) && !slices.Contains(x.imports, name) {
+		// A registered module is found among the loaded ones without the
+		// loader being asked: the allow-list is held here.
+		allowed := "none"
+		if len(x.imports) > 0 {
+			allowed = strings.Join(x.imports, ", ")
+		}
+		return vm.throwError(fmt.Sprintf("cannot import module %q: it is registered, but not among the modules this execution may import (%s)", name, allowed))
 	}
 	p, _, err := vm.writeBytes([]byte(name))
 	if err != nil {

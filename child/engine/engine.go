@@ -81,6 +81,11 @@ type Config struct {
 	// the snapshot is refused (digest, size, key, shape).
 	Snapshot       string
 	SnapshotSHA256 string
+	// Registry holds the host-approved modules every instance evaluates
+	// during init (into the heap snapshot with the prelude), which code
+	// imports by name. Trusted code only: it runs with the prelude's
+	// rights. Nil: none.
+	Registry *Registry
 }
 
 // Engine holds the compiled QuickJS module. It is safe for concurrent use;
@@ -150,8 +155,15 @@ func maxPagesFor(memoryBytes int64) uint32 {
 	return uint32((contract.LinearMemoryCap(memoryBytes) + wasmPage - 1) / wasmPage)
 }
 
+// pagesFor is this engine's page cap for memoryBytes's profile: the
+// registry's heap allowance comes on top of the profile's cap.
+func (e *Engine) pagesFor(memoryBytes int64) uint32 {
+	extra := e.cfg.Registry.HeapBytes()
+	return maxPagesFor(memoryBytes) + uint32((extra+wasmPage-1)/wasmPage)
+}
+
 func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRuntime, error) {
-	key := runtimeKey{maxPages: maxPagesFor(memoryBytes)}
+	key := runtimeKey{maxPages: e.pagesFor(memoryBytes)}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {

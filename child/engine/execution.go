@@ -64,6 +64,9 @@ type execution struct {
 	// (execution_module.go).
 	loaded     map[string]string
 	typescript map[string]*typescript.Result
+	// imports is the request's allow-list of registered modules (nil:
+	// all of them).
+	imports []string
 
 	logs      []contract.LogEntry
 	logBytes  int64 // what the logs take as JSON (contract.LogEntryCost of each)
@@ -108,6 +111,7 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 
 	x, cancel := vm.startExecution(ctx, limits, opts, req.Modules, start.Add(limits.Timeout))
 	defer cancel()
+	x.imports = req.Imports
 	value, runErr := x.execute(req, input)
 	if runErr == nil && x.limitHit != nil {
 		// The guest got past a limit the engine raised (QuickJS swallowed
@@ -161,6 +165,11 @@ func (vm *VM) admit(req contract.Request) *contract.Error {
 	}
 	if err := contract.CheckCodeSize(req, limits); err != nil {
 		return err
+	}
+	for name := range req.Modules {
+		if vm.reg.has(name) {
+			return contract.Errorf(contract.ContractError, "module %q is registered with the supervisor: a request's modules cannot replace it", name)
+		}
 	}
 	return nil
 }

@@ -150,9 +150,10 @@ func hostModuleNormalize(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = 0
 		return
 	}
-	enterHostImport(vm, executionFrom(ctx))
+	x := executionFrom(ctx)
+	enterHostImport(vm, x)
 	defer vm.leaveHost()
-	stack[0] = uint64(vm.normalizeModule(uint32(stack[0]), uint32(stack[1])))
+	stack[0] = uint64(vm.normalizeModule(uint32(stack[0]), uint32(stack[1]), x))
 }
 
 func hostModuleLoad(ctx context.Context, mod api.Module, stack []uint64) {
@@ -164,7 +165,7 @@ func hostModuleLoad(ctx context.Context, mod api.Module, stack []uint64) {
 	x := executionFrom(ctx)
 	enterHostImport(vm, x)
 	defer vm.leaveHost()
-	var source moduleSourcer
+	source := vm.registry
 	if x != nil {
 		source = x.moduleSource
 	}

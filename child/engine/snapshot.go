@@ -46,8 +46,13 @@ const (
 	// entropy, never zero.
 	fixRandomState = "random_state"
 	// fixRandom is any other word init drew from entropy (the bytes
-	// random_get handed out, QuickJS's Map hash seed): fresh entropy.
+	// random_get handed out): fresh entropy.
 	fixRandom = "random"
+	// fixHashSeed is QuickJS's Map and Set hash seed: fresh entropy. A
+	// snapshot with registered modules has none: their Maps were built
+	// with a seed pinned for the snapshot, which every child keeps
+	// (pinHashSeed).
+	fixHashSeed = "hash_seed"
 	// fixMonotonicMS is a float64 of the monotonic clock in ms read at
 	// init (QuickJS's performance.now origin): the restoring process's
 	// own clock.
@@ -140,10 +145,25 @@ func keyOfPreludeHash(preludeSHA256 string) string {
 // module, prelude or wazero build made is never even opened. It is
 // outside the flavour's compilation-cache directory, so a child hashes
 // it once, while mapping it, and not again with the compiled module.
-func SnapshotFile() string { return snapshotFileOfKey(preludeKey()) }
+// With registered modules (Config.Registry) the key and the name hold
+// the registry's digest too: registryDigest is Registry.Digest, "" for
+// none.
+func SnapshotFile(registryDigest string) string {
+	return snapshotFileOfKey(keyWithRegistry(preludeKey(), registryDigest))
+}
 
-func snapshotFile(prelude string) string {
-	return snapshotFileOfKey(snapshotKey(prelude))
+// keyWithRegistry is a snapshot key that also ties it to the registered
+// modules init evaluated: each set has its own snapshot.
+func keyWithRegistry(key, registryDigest string) string {
+	if registryDigest == "" {
+		return key
+	}
+	return sha256Hex([]byte(key + "\nregistry " + registryDigest))
+}
+
+// keyOf is this engine's snapshot key for prelude.
+func (e *Engine) keyOf(prelude string) string {
+	return keyWithRegistry(snapshotKey(prelude), e.cfg.Registry.Digest())
 }
 
 func snapshotFileOfKey(key string) string {
@@ -176,7 +196,7 @@ func parseSnapshotHeader(block []byte, key string) (*snapshotHeader, error) {
 		switch f.Kind {
 		case fixRandomState:
 			seenState = f.Size == 8
-		case fixRandom:
+		case fixRandom, fixHashSeed:
 		case fixMonotonicMS, fixMonotonicMSValue:
 			if f.Size != 8 {
 				return nil, fmt.Errorf("%w: clock fixup of %d bytes", ErrSnapshotRefused, f.Size)

@@ -33,7 +33,7 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 	}
 	// The mapping outlives the descriptor.
 	defer f.Close()
-	maxPages := maxPagesFor(memoryBytes)
+	maxPages := e.pagesFor(memoryBytes)
 	if h.Pages > maxPages {
 		return nil, fmt.Errorf("%w: %s holds %d pages of memory, more than this profile's cap of %d", ErrSnapshotRefused, path, h.Pages, maxPages)
 	}
@@ -61,6 +61,7 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 	}
 	vm := &VM{
 		mod: mod, memoryBytes: memoryBytes, maxPages: maxPages, stackTop: h.StackTop,
+		reg: e.cfg.Registry, extraHeap: e.cfg.Registry.HeapBytes(),
 		scratch: h.Scratch, messageKey: h.Scratch + 16,
 		api: preludeAPI{run: h.APIRun, timers: h.APITimers, finish: h.APIFinish, describe: h.APIDescribe,
 			setTimers: h.APISetTimers, runModule: h.APIRunModule},
@@ -151,7 +152,7 @@ func (vm *VM) resume(ctx context.Context, fixups []snapshotFixup, entropy io.Rea
 	if err := applyFixups(vm.mod.Memory(), fixups, entropy); err != nil {
 		return err
 	}
-	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(initMemoryLimit(vm.memoryBytes))); err != nil {
+	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(vm.initHeapLimit())); err != nil {
 		return fmt.Errorf("engine: set limits: %w", err)
 	}
 	if err := vm.measureRuntimeHeap(); err != nil {

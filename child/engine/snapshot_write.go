@@ -39,9 +39,9 @@ type initSample struct {
 	monoLo, monoHi float64
 }
 
-func (e *Engine) sampleInit(ctx context.Context, prelude string) (*initSample, error) {
+func (e *Engine) sampleInit(ctx context.Context, prelude string, beforeRegistry func(*VM) error) (*initSample, error) {
 	lo := monotonicMS()
-	vm, err := e.newVM(ctx, e.cfg.MemoryBytes, prelude)
+	vm, err := e.newVMThen(ctx, e.cfg.MemoryBytes, prelude, beforeRegistry)
 	if err != nil {
 		return nil, err
 	}
@@ -53,28 +53,15 @@ func (e *Engine) sampleInit(ctx context.Context, prelude string) (*initSample, e
 }
 
 func (e *Engine) writeSnapshot(ctx context.Context, cacheDir, prelude string) error {
-	a, err := e.sampleInit(ctx, prelude)
+	sampled := e.sampleSnapshot
+	if len(e.cfg.Registry.Names()) > 0 {
+		sampled = e.sampleRegistrySnapshot
+	}
+	a, h, stateOff, err := sampled(ctx, prelude)
 	if err != nil {
 		return fmt.Errorf("engine: snapshot: %w", err)
 	}
 	defer a.vm.Close(ctx)
-	b, err := e.sampleInit(ctx, prelude)
-	if err != nil {
-		return fmt.Errorf("engine: snapshot: %w", err)
-	}
-	defer b.vm.Close(ctx)
-	h, err := snapshotLayout(a, b)
-	if err != nil {
-		return fmt.Errorf("engine: snapshot: %w", err)
-	}
-	// b is a scratch instance from here on: probing Math.random moves it.
-	stateOff, err := findRandomState(b)
-	if err != nil {
-		return fmt.Errorf("engine: snapshot: %w", err)
-	}
-	if h.Fixups, err = entropyFixups(a, b, stateOff); err != nil {
-		return fmt.Errorf("engine: snapshot: %w", err)
-	}
 	// Every child overwrites these words, so the file stores zeros there
 	// and is the same bytes whoever makes it: supervisors sharing a
 	// cache dir each run a compile child, and a snapshot that changed
@@ -83,7 +70,7 @@ func (e *Engine) writeSnapshot(ctx context.Context, cacheDir, prelude string) er
 		clear(a.mem[fx.Offset : fx.Offset+fx.Size])
 	}
 	h.ImageStart = imageStart(a.mem)
-	h.Key = snapshotKey(prelude)
+	h.Key = e.keyOf(prelude)
 	block, err := json.Marshal(h)
 	if err != nil || len(block) >= snapshotHeaderMax {
 		return fmt.Errorf("engine: snapshot: header of %d bytes: %v", len(block), err)
@@ -95,7 +82,7 @@ func (e *Engine) writeSnapshot(ctx context.Context, cacheDir, prelude string) er
 	sum.Write(image)
 	digest := hex.EncodeToString(sum.Sum(nil))
 
-	final := filepath.Join(cacheDir, filepath.FromSlash(snapshotFile(prelude)))
+	final := filepath.Join(cacheDir, filepath.FromSlash(snapshotFileOfKey(e.keyOf(prelude))))
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return fmt.Errorf("engine: snapshot: %w", err)
 	}
@@ -124,6 +111,110 @@ func (e *Engine) writeSnapshot(ctx context.Context, cacheDir, prelude string) er
 		return fmt.Errorf("engine: snapshot: %w", err)
 	}
 	return nil
+}
+
+// sampleSnapshot runs init twice and accounts for every byte in which
+// the two differ: it gives the first run, the snapshot's header with
+// its fixups, and where the Math.random state is.
+func (e *Engine) sampleSnapshot(ctx context.Context, prelude string) (*initSample, *snapshotHeader, uint32, error) {
+	a, err := e.sampleInit(ctx, prelude, nil)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	b, err := e.sampleInit(ctx, prelude, nil)
+	if err != nil {
+		a.vm.Close(ctx)
+		return nil, nil, 0, err
+	}
+	defer b.vm.Close(ctx)
+	h, err := snapshotLayout(a, b)
+	if err == nil {
+		// b is a scratch instance from here on: probing Math.random
+		// moves it.
+		var stateOff uint32
+		if stateOff, err = findRandomState(b); err == nil {
+			if h.Fixups, err = entropyFixups(a, b, stateOff); err == nil {
+				return a, h, stateOff, nil
+			}
+		}
+	}
+	a.vm.Close(ctx)
+	return nil, nil, 0, err
+}
+
+// sampleRegistrySnapshot is sampleSnapshot for an engine with
+// registered modules. Their Maps and Sets are laid out by the hash
+// seed, which differs run to run and cannot be drawn again once they
+// hold keys. So the seed's words and the Math.random state are found
+// on a pair of inits without the modules, then pinned (to values drawn
+// from the registry's digest: the same whoever makes the snapshot) in
+// a second pair before the modules are evaluated, which then lay memory
+// out alike. The state is still drawn again by every child; the seed
+// stays the pinned one (RATIONALE.md, "Registered modules in the
+// snapshot").
+func (e *Engine) sampleRegistrySnapshot(ctx context.Context, prelude string) (*initSample, *snapshotHeader, uint32, error) {
+	skip := func(*VM) error { return errSkipRegistry }
+	a, err := e.sampleInit(ctx, prelude, skip)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer a.vm.Close(ctx)
+	b, err := e.sampleInit(ctx, prelude, skip)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer b.vm.Close(ctx)
+	if _, err := snapshotLayout(a, b); err != nil {
+		return nil, nil, 0, err
+	}
+	stateOff, err := findRandomState(b)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	fixups, err := entropyFixups(a, b, stateOff)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	pin := pinHashSeed(e.cfg.Registry.Digest(), stateOff, fixups)
+	c, err := e.sampleInit(ctx, prelude, pin)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("registered modules: %w", err)
+	}
+	d, err := e.sampleInit(ctx, prelude, pin)
+	if err != nil {
+		c.vm.Close(ctx)
+		return nil, nil, 0, fmt.Errorf("registered modules: %w", err)
+	}
+	defer d.vm.Close(ctx)
+	h, err := snapshotLayout(c, d)
+	if err == nil {
+		if h.Fixups, err = entropyFixups(c, d, stateOff); err == nil {
+			return c, h, stateOff, nil
+		}
+	}
+	c.vm.Close(ctx)
+	return nil, nil, 0, fmt.Errorf("with the registered modules evaluated: %w", err)
+}
+
+// pinHashSeed writes, before the registered modules are evaluated, a
+// Math.random state and the hash seed it gives, both from the
+// registry's digest, at the words fixups found.
+func pinHashSeed(digest string, stateOff uint32, fixups []snapshotFixup) func(*VM) error {
+	sum := sha256.Sum256([]byte("warden hash seed\n" + digest))
+	state := binary.LittleEndian.Uint64(sum[:]) | 1
+	return func(vm *VM) error {
+		m := vm.mod.Memory()
+		ok := m.WriteUint64Le(stateOff, state)
+		for _, fx := range fixups {
+			if fx.Kind == fixHashSeed {
+				ok = ok && m.WriteUint32Le(fx.Offset, uint32(state*xorshiftMul))
+			}
+		}
+		if !ok {
+			return errors.New("engine: pin the hash seed: out of range")
+		}
+		return nil
+	}
 }
 
 // snapshotLayout is the header of a snapshot of a, once b shows that
@@ -215,7 +306,7 @@ func entropyFixups(a, b *initSample, stateOff uint32) ([]snapshotFixup, error) {
 	seedB := uint32(binary.LittleEndian.Uint64(b.mem[stateOff:]) * xorshiftMul)
 	for o := 0; o+4 <= len(a.mem); o += 4 {
 		if binary.LittleEndian.Uint32(a.mem[o:]) == seedA && binary.LittleEndian.Uint32(b.mem[o:]) == seedB && seedA != seedB {
-			add(o, 4, fixRandom)
+			add(o, 4, fixHashSeed)
 		}
 	}
 	if len(a.vm.initEntropy) == len(b.vm.initEntropy) {
@@ -270,7 +361,7 @@ func entropyFixups(a, b *initSample, stateOff uint32) ([]snapshotFixup, error) {
 // Math.random follows from it and that the prelude's runner works.
 func (e *Engine) checkSnapshot(ctx context.Context, path, digest, prelude string, stateOff uint32) error {
 	seed := bytes.Repeat([]byte{0x5a, 0x17, 0xc3, 0x08}, 16)
-	vm, err := e.restoreVM(ctx, e.cfg.MemoryBytes, path, digest, snapshotKey(prelude), bytes.NewReader(seed))
+	vm, err := e.restoreVM(ctx, e.cfg.MemoryBytes, path, digest, e.keyOf(prelude), bytes.NewReader(seed))
 	if err != nil {
 		return fmt.Errorf("restore the snapshot just written: %w", err)
 	}

@@ -254,10 +254,14 @@ type Request struct {
 	Limits  *Limits           `protobuf:"bytes,4,opt,name=limits,proto3" json:"limits,omitempty"`
 	Modules map[string]string `protobuf:"bytes,5,rep,name=modules,proto3" json:"modules,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// language and format are contract.Request's, checked by the child.
-	Language      string `protobuf:"bytes,6,opt,name=language,proto3" json:"language,omitempty"`
-	Format        string `protobuf:"bytes,7,opt,name=format,proto3" json:"format,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Language string `protobuf:"bytes,6,opt,name=language,proto3" json:"language,omitempty"`
+	Format   string `protobuf:"bytes,7,opt,name=format,proto3" json:"format,omitempty"`
+	// imports is contract.Request.Imports; imports_limited tells an empty
+	// list (no registered module) from none (all of them).
+	Imports        []string `protobuf:"bytes,8,rep,name=imports,proto3" json:"imports,omitempty"`
+	ImportsLimited bool     `protobuf:"varint,9,opt,name=imports_limited,json=importsLimited,proto3" json:"imports_limited,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Request) Reset() {
@@ -337,6 +341,20 @@ func (x *Request) GetFormat() string {
 		return x.Format
 	}
 	return ""
+}
+
+func (x *Request) GetImports() []string {
+	if x != nil {
+		return x.Imports
+	}
+	return nil
+}
+
+func (x *Request) GetImportsLimited() bool {
+	if x != nil {
+		return x.ImportsLimited
+	}
+	return false
 }
 
 // Limits is contract.Limits. The timeout travels in nanoseconds so that a
@@ -1170,7 +1188,7 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\x03log\x18\x03 \x01(\v2\x17.warden.ipc.v1.LogEntryH\x00R\x03log\x12?\n" +
 	"\fdata_request\x18\x04 \x01(\v2\x1a.warden.ipc.v1.DataRequestH\x00R\vdataRequest\x12/\n" +
 	"\x06result\x18\x05 \x01(\v2\x15.warden.ipc.v1.ResultH\x00R\x06resultB\a\n" +
-	"\x05event\"\xa1\x02\n" +
+	"\x05event\"\xe4\x02\n" +
 	"\aRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04code\x18\x02 \x01(\tR\x04code\x12\x14\n" +
@@ -1178,7 +1196,9 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\x06limits\x18\x04 \x01(\v2\x15.warden.ipc.v1.LimitsR\x06limits\x12=\n" +
 	"\amodules\x18\x05 \x03(\v2#.warden.ipc.v1.Request.ModulesEntryR\amodules\x12\x1a\n" +
 	"\blanguage\x18\x06 \x01(\tR\blanguage\x12\x16\n" +
-	"\x06format\x18\a \x01(\tR\x06format\x1a:\n" +
+	"\x06format\x18\a \x01(\tR\x06format\x12\x18\n" +
+	"\aimports\x18\b \x03(\tR\aimports\x12'\n" +
+	"\x0fimports_limited\x18\t \x01(\bR\x0eimportsLimited\x1a:\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8f\x02\n" +
