@@ -33,6 +33,9 @@ func newEngine(ctx context.Context, cfg ipc.ChildConfig) (*engine.Engine, error)
 		// One instance in this process's life: reserve its memory.
 		ReserveLinearMemory: true,
 	}
+	if r := cfg.Registry; r != nil {
+		ecfg.Registry = engine.RegistryFromFile(filepath.Join(cfg.CacheDir, filepath.FromSlash(r.File)), r.Digest, r.Names, r.HeapBytes)
+	}
 	// The heap snapshot this build would use, if the supervisor recorded
 	// one (the compile child made it): its name holds its key, so a
 	// snapshot of another module, prelude or wazero build is not this
@@ -58,6 +61,16 @@ func compileOnly(ctx context.Context, cfg ipc.ChildConfig, logger *slog.Logger) 
 	eng, err := newEngine(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("child: compile into %s: %w", cfg.CacheDir, err)
+	}
+	if cfg.Registry != nil {
+		// Registered modules that do not evaluate fail the supervisor's
+		// New, with their error, rather than every child's start-up.
+		vm, err := eng.NewVM(ctx, cfg.MemoryBytes)
+		if err != nil {
+			eng.Close(ctx)
+			return fmt.Errorf("child: the registered modules: %w", err)
+		}
+		vm.Close(ctx)
 	}
 	if err := eng.WriteSnapshot(ctx, cfg.CacheDir); err != nil {
 		logger.Warn("no heap snapshot: children will run init", "error", err.Error())

@@ -54,6 +54,20 @@ type ChildConfig struct {
 	// memory every so many milliseconds while it waits for its execution
 	// (child/keepwarm.go), at most every MinKeepWarm.
 	KeepWarmMS int64 `json:"keep_warm_ms,omitempty"`
+	// Registry names the registered modules (the supervisor's
+	// Config.Modules): nil for none.
+	Registry *RegistryRef `json:"registry,omitempty"`
+}
+
+// RegistryRef is what a child is told of the registered modules: the
+// file in CacheDir that holds them (read only by a child that evaluates
+// them itself, for want of a heap snapshot, and refused unless its
+// content has Digest), their names and their heap allowance.
+type RegistryRef struct {
+	File      string   `json:"file"`
+	Digest    string   `json:"digest"`
+	Names     []string `json:"names"`
+	HeapBytes int64    `json:"heap_bytes"`
 }
 
 // Hardening selects the child's self-hardening steps.

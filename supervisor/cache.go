@@ -3,6 +3,7 @@ package supervisor
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -175,10 +176,16 @@ func (sp *processSpawner) runCompileChild(ctx context.Context) error {
 	bound := max(sp.cfg.StartTimeout, compileMinTimeout)
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
+	if sp.registry != nil {
+		if err := writeRegistry(sp.cfg.CacheDir, sp.registry); err != nil {
+			return err
+		}
+	}
 	env, err := ipc.ChildConfig{
 		CompileOnly: true,
 		MemoryBytes: sp.cfg.Defaults.MemoryBytes,
 		CacheDir:    sp.cfg.CacheDir,
+		Registry:    registryRef(sp.registry),
 		Harden:      ipc.Hardening{NoNewPrivs: true},
 	}.Env()
 	if err != nil {
@@ -199,7 +206,7 @@ func (sp *processSpawner) runCompileChild(ctx context.Context) error {
 		return fmt.Errorf("supervisor: the compile child did not fill the compilation cache %s within %v (Config.StartTimeout, at least %v)", sp.cfg.CacheDir, bound, compileMinTimeout)
 	}
 	if err != nil {
-		return fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", sp.cfg.CacheDir, err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", sp.cfg.CacheDir, err, logText(stderr.String()))
 	}
 	sp.log.Info("compile child filled the compilation cache", "dir", sp.cfg.CacheDir, "took", time.Since(start))
 	if msg := strings.TrimSpace(stderr.String()); msg != "" {
@@ -277,4 +284,22 @@ func cacheDigestsMatch(cache string, want map[string]string) error {
 		return nil
 	}
 	return &CacheError{cache, strings.Join(diffs, "; ")}
+}
+
+// logText is the compile child's stderr for an error message: its JSON
+// log records as "msg: error" lines (no JSON escaping in the way of the
+// reader), other lines as they are.
+func logText(stderr string) string {
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		var rec struct{ Msg, Error string }
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg != "" {
+			line = rec.Msg
+			if rec.Error != "" {
+				line += ": " + rec.Error
+			}
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "; ")
 }

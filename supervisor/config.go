@@ -148,6 +148,28 @@ type Config struct {
 	// path; a child killed at its deadline, which cannot report, then
 	// has no such figures either (its reap would delay the envelope).
 	ReapedUsage bool
+	// Modules are host-approved modules, name -> source (a name ending
+	// in ".ts" is TypeScript, imported by that name), and ModulesDir a
+	// directory of them (each regular .js, .mjs or .ts file is a module
+	// named by its file name without the extension). They are compiled
+	// once, by the compile child, and evaluated into every child's heap
+	// (the heap snapshot) before any untrusted code exists: code imports
+	// them by name (import _ from "lodash-es") at the cost of a lookup.
+	// They are trusted code, run with the prelude's rights: a module that
+	// imports a name outside them, or whose top level fails, makes New
+	// fail. A request's own modules cannot take their names, and
+	// Request.Imports limits which a request may import. Each child has
+	// its own copy of their objects. Default: none.
+	Modules    map[string]string
+	ModulesDir string
+	// MaxModulesBytes caps the registered modules' sources, all
+	// together. Default DefaultMaxModulesBytes.
+	MaxModulesBytes int64
+	// ModulesHeapBytes is the QuickJS heap the registered modules may
+	// take once evaluated: every memory profile's linear-memory and
+	// cgroup caps grow by it, and a request's memory_bytes comes on top.
+	// Default: eight times their sources' size plus 4 MiB.
+	ModulesHeapBytes int64
 	// Logger receives the supervisor's logs, and what children write to
 	// stderr as bounded, rate-limited text under the fixed message
 	// "child stderr" (a child cannot make a record of its own).
@@ -161,6 +183,9 @@ type Config struct {
 // enough that what it cannot stop ends soon after the deadline
 // (BENCHMARKS.md, "The hard stop").
 const DefaultKillGrace = 20 * time.Millisecond
+
+// DefaultMaxModulesBytes is Config.MaxModulesBytes's default.
+const DefaultMaxModulesBytes = 16 << 20
 
 // DefaultStartTimeout bounds one child's start-up when
 // Config.StartTimeout is zero.

@@ -82,7 +82,7 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 		res.Clamped = clamped
 		return res
 	}
-	if err := req.Check(); err != nil {
+	if err := errors.Join(req.Check(), checkShadowing(s.registry, req)); err != nil {
 		res := contract.Fail(err, limits)
 		res.Clamped = clamped
 		return res

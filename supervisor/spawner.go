@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/registry"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -37,6 +38,8 @@ type processSpawner struct {
 	spawnSeq   atomic.Uint64 // names the children's cgroups
 	startup    startupStats
 	compile    *compileGate
+	// registry is the registered modules (nil: none).
+	registry *registry.Set
 	// abandoned counts children whose start failed but which go-plugin
 	// still holds (ipc.ProcessConfig.Abandoned); close waits for them.
 	abandoned sync.WaitGroup
@@ -81,7 +84,7 @@ func (sp *processSpawner) spawn(ctx context.Context, memory int64) (_ *process, 
 	// gate is not part of it; the child holding the gate has its own.
 	startCtx, cancelStart := context.WithTimeoutCause(ctx, sp.cfg.StartTimeout, errStartTimeout)
 	defer cancelStart()
-	memCap := childMemoryCap(memory, sp.cfg.MemoryOverheadBytes)
+	memCap := childMemoryCap(memory, sp.cfg.MemoryOverheadBytes) + registryHeap(sp.registry)
 	t := time.Now()
 	hc := sp.childHardening()
 	uid, owned, err := sp.takeUID()
@@ -153,6 +156,7 @@ func (sp *processSpawner) buildCommand(startCtx context.Context, memory, memCap 
 		KeepWarmMS:   max(sp.cfg.KeepWarm.Milliseconds(), 0),
 		CacheDir:     sp.cfg.CacheDir,
 		CacheDigests: cache.digests,
+		Registry:     registryRef(sp.registry),
 		Harden:       hc,
 		Wire:         sp.wire,
 	}.Env()

@@ -33,6 +33,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wardenhq/warden/internal/registry"
 	"github.com/wardenhq/warden/ipc"
 	"github.com/wardenhq/warden/pool"
 )
@@ -48,6 +49,8 @@ type Supervisor struct {
 	// spawner makes the pool's children (the pool's Spawn) and reports
 	// on them.
 	spawner childSpawner
+	// registry is the registered modules (nil: none).
+	registry *registry.Set
 
 	executions atomic.Uint64
 	failures   atomic.Uint64
@@ -105,6 +108,10 @@ func New(cfg Config) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
+	set, err := loadRegistry(&cfg)
+	if err != nil {
+		return nil, err
+	}
 	// Refused here, not as one execution's SandboxError: caps whose
 	// largest message is more than gRPC carries.
 	wire, err := ipc.DeriveWireCaps(cfg.Caps, cfg.MaxInputBytes)
@@ -115,7 +122,20 @@ func New(cfg Config) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Supervisor{cfg: cfg, log: cfg.Logger, buckets: buckets, spawner: sp}
+	sp.registry = set
+	if set != nil {
+		// Registered modules that cannot be evaluated (an import outside
+		// them, a top level that throws) fail New, not each execution:
+		// the compile child evaluates them now.
+		ctx, cancel := context.WithTimeout(context.Background(), max(cfg.StartTimeout, compileMinTimeout))
+		_, err := sp.compile.wait(ctx, sp.fillCache)
+		cancel()
+		if err != nil {
+			sp.close()
+			return nil, err
+		}
+	}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger, buckets: buckets, spawner: sp, registry: set}
 	if err := s.startPool(); err != nil {
 		sp.close()
 		return nil, err

@@ -1,19 +1,15 @@
 package engine
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/registry"
 	"github.com/wardenhq/warden/internal/typescript"
 )
 
@@ -25,97 +21,41 @@ import (
 // maps its own copy of the heap, so what one execution does to a
 // module's objects no other sees.
 
-// RegistryModule is one host-approved module: the name code imports it
-// by, its source, and whether that is TypeScript (its types are stripped
-// when it is compiled).
-type RegistryModule struct {
-	Name       string `json:"name"`
-	Source     string `json:"source"`
-	TypeScript bool   `json:"typescript,omitempty"`
-}
-
-// Registry is a set of host-approved modules. The zero value and nil
-// hold none.
+// Registry is the set of host-approved modules an engine evaluates. The
+// zero value and nil hold none.
 type Registry struct {
-	names  []string
-	digest string
-	// heapBytes is the QuickJS heap the modules may take once evaluated,
-	// on top of every memory profile's (their linear memory and the
-	// init-time heap limit grow by it).
+	names     []string
+	digest    string
 	heapBytes int64
-	// modules are the sources, sorted by name; nil until load reads them
-	// (a child restoring a snapshot never does).
-	modules []RegistryModule
-	load    func() ([]RegistryModule, error)
+	// set holds the sources; nil until load reads them (a child restoring
+	// a snapshot never does).
+	set  *registry.Set
+	load func() (*registry.Set, error)
 }
 
-// NewRegistry checks mods (names a request could import, no two alike,
-// UTF-8 sources) and makes a registry of them, allowed heapBytes of
-// QuickJS heap once evaluated.
-func NewRegistry(mods []RegistryModule, heapBytes int64) (*Registry, error) {
-	mods = slices.Clone(mods)
-	sort.Slice(mods, func(i, j int) bool { return mods[i].Name < mods[j].Name })
-	for i, m := range mods {
-		if err := contract.CheckModuleName(m.Name); err != nil {
-			return nil, fmt.Errorf("engine: registry: %w", err)
-		}
-		if m.Name == codeFile {
-			return nil, fmt.Errorf("engine: registry: %q is the engine's name for the code", m.Name)
-		}
-		if i > 0 && mods[i-1].Name == m.Name {
-			return nil, fmt.Errorf("engine: registry: module %q is given twice", m.Name)
-		}
-		if !utf8.ValidString(m.Source) {
-			return nil, fmt.Errorf("engine: registry: module %q is not valid UTF-8", m.Name)
-		}
-	}
-	if heapBytes < 0 {
-		return nil, errors.New("engine: registry: a negative heap allowance")
-	}
-	r := &Registry{modules: mods, heapBytes: heapBytes}
-	h := sha256.New()
-	for _, m := range mods {
-		r.names = append(r.names, m.Name)
-		fmt.Fprintf(h, "%d:%s\n%t\n%d:", len(m.Name), m.Name, m.TypeScript, len(m.Source))
-		h.Write([]byte(m.Source))
-	}
-	fmt.Fprintf(h, "\nheap %d\n", heapBytes)
-	r.digest = hex.EncodeToString(h.Sum(nil))
-	return r, nil
+// NewRegistry is the registry of set, whose sources it holds.
+func NewRegistry(set *registry.Set) *Registry {
+	return &Registry{names: set.Names(), digest: set.Digest(), heapBytes: set.HeapBytes, set: set}
 }
 
-// Encode is the registry as a file (RegistryFromFile reads it back).
-func (r *Registry) Encode() ([]byte, error) {
-	return json.Marshal(registryFile{Modules: r.modules, HeapBytes: r.heapBytes})
-}
-
-type registryFile struct {
-	Modules   []RegistryModule `json:"modules"`
-	HeapBytes int64            `json:"heap_bytes"`
-}
-
-// RegistryFromFile is the registry Encode wrote to path, known by its
-// digest, names and heap allowance (what a child is told): the file is
-// read only if an instance has to evaluate the modules (no snapshot),
-// and refused unless it is that registry.
+// RegistryFromFile is the registry in the file at path (registry.Set's
+// Encode), known by its digest, names and heap allowance (what a child
+// is told): the file is read only when an instance has to evaluate the
+// modules (no snapshot), and refused unless it is that registry.
 func RegistryFromFile(path, digest string, names []string, heapBytes int64) *Registry {
-	return &Registry{names: slices.Clone(names), digest: digest, heapBytes: heapBytes, load: func() ([]RegistryModule, error) {
+	return &Registry{names: slices.Clone(names), digest: digest, heapBytes: heapBytes, load: func() (*registry.Set, error) {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return nil, fmt.Errorf("engine: registry: %w", err)
+			return nil, fmt.Errorf("engine: %w", err)
 		}
-		var f registryFile
-		if err := json.Unmarshal(b, &f); err != nil {
-			return nil, fmt.Errorf("engine: registry %s: %w", path, err)
-		}
-		got, err := NewRegistry(f.Modules, f.HeapBytes)
+		set, err := registry.Decode(b)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("engine: %s: %w", path, err)
 		}
-		if got.digest != digest {
-			return nil, fmt.Errorf("engine: registry %s is not the one the supervisor recorded (digest %s, want %s)", path, got.digest, digest)
+		if set.Digest() != digest {
+			return nil, fmt.Errorf("engine: registry %s is not the one the supervisor recorded (digest %s, want %s)", path, set.Digest(), digest)
 		}
-		return got.modules, nil
+		return set, nil
 	}}
 }
 
@@ -127,8 +67,7 @@ func (r *Registry) Names() []string {
 	return r.names
 }
 
-// Digest identifies the registry (names, sources, heap allowance): ""
-// for none.
+// Digest identifies the registry: "" for none.
 func (r *Registry) Digest() string {
 	if r == nil || len(r.names) == 0 {
 		return ""
@@ -144,20 +83,20 @@ func (r *Registry) HeapBytes() int64 {
 	return r.heapBytes
 }
 
-// Modules are the registered modules, read from the registry's file if
+// modules are the registered modules, read from the registry's file if
 // it has one.
-func (r *Registry) Modules() ([]RegistryModule, error) {
-	if r == nil {
-		return nil, nil
-	}
-	if r.modules == nil && r.load != nil {
-		mods, err := r.load()
+func (r *Registry) modules() ([]registry.Module, error) {
+	if r.set == nil && r.load != nil {
+		set, err := r.load()
 		if err != nil {
 			return nil, err
 		}
-		r.modules = mods
+		r.set = set
 	}
-	return r.modules, nil
+	if r.set == nil {
+		return nil, nil
+	}
+	return r.set.Modules, nil
 }
 
 // has reports whether name is registered.
@@ -180,7 +119,7 @@ const registryFilename = "<warden-registry>"
 // module whose top level logs, sets a timer or makes a data request
 // fails, as does one that imports a name outside the registry.
 func (vm *VM) loadRegistry(r *Registry) error {
-	mods, err := r.Modules()
+	mods, err := r.modules()
 	if err != nil {
 		return err
 	}

@@ -9,23 +9,25 @@ import (
 	"testing"
 
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/registry"
 )
 
 // testRegistryModules: a library, a TypeScript module importing it, and
 // one with a top-level await and mutable state.
-var testRegistryModules = []RegistryModule{
+var testRegistryModules = []registry.Module{
 	{Name: "lib", Source: `export const VERSION = "1.0"; export const obj = { n: 1 }; export function twice(n) { return n * 2; } export default { kind: "lib" };`},
 	{Name: "typed", Source: "import { twice } from 'lib';\nexport const four: number = twice(2);\nexport enum E { A = 'a' }", TypeScript: true},
 	{Name: "late", Source: `export const ready = await Promise.resolve("settled at init"); export const counter = new Map([["a", 1], ["b", 2]]); export const big = new Map(Array.from({ length: 5000 }, (_, i) => ["k" + i, i])); export const set = new Set(Array.from({ length: 3000 }, (_, i) => i * 7));`},
 }
 
-func registryEngine(t *testing.T, mods []RegistryModule, snapshot bool) *Engine {
+func registryEngine(t *testing.T, mods []registry.Module, snapshot bool) *Engine {
 	t.Helper()
 	ctx := context.Background()
-	reg, err := NewRegistry(mods, 8<<20)
+	set, err := registry.New(mods, 8<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
+	reg := NewRegistry(set)
 	cfg := Config{CacheDir: testCacheDir, CloseOnContextDone: true, Registry: reg}
 	e, err := New(ctx, cfg)
 	if err != nil {
@@ -90,14 +92,14 @@ func TestRegistry(t *testing.T) {
 func TestRegistryRefused(t *testing.T) {
 	tests := []struct {
 		name string
-		mods []RegistryModule
+		mods []registry.Module
 		msg  string
 	}{
-		{"import outside", []RegistryModule{{Name: "a", Source: `import fs from "fs"; export default fs;`}}, `cannot find module "fs": a registered module imports only registered modules (a)`},
-		{"console at top level", []RegistryModule{{Name: "a", Source: `console.log("hi"); export default 1;`}}, "host functions are not available"},
-		{"throws", []RegistryModule{{Name: "a", Source: `throw new TypeError("broken library");`}}, "TypeError: broken library"},
-		{"bad TypeScript", []RegistryModule{{Name: "a", Source: `let x: = 1;`, TypeScript: true}}, `registered module "a"`},
-		{"never settles", []RegistryModule{{Name: "a", Source: `await new Promise(() => {}); export default 1;`}}, "never settles"},
+		{"import outside", []registry.Module{{Name: "a", Source: `import fs from "fs"; export default fs;`}}, `cannot find module "fs": a registered module imports only registered modules (a)`},
+		{"console at top level", []registry.Module{{Name: "a", Source: `console.log("hi"); export default 1;`}}, "host functions are not available"},
+		{"throws", []registry.Module{{Name: "a", Source: `throw new TypeError("broken library");`}}, "TypeError: broken library"},
+		{"bad TypeScript", []registry.Module{{Name: "a", Source: `let x: = 1;`, TypeScript: true}}, `registered module "a"`},
+		{"never settles", []registry.Module{{Name: "a", Source: `await new Promise(() => {}); export default 1;`}}, "never settles"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,10 +110,10 @@ func TestRegistryRefused(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewRegistry([]RegistryModule{{Name: "a"}, {Name: "a"}}, 0); err == nil {
+	if _, err := registry.New([]registry.Module{{Name: "a"}, {Name: "a"}}, 0); err == nil {
 		t.Fatal("a name given twice was taken")
 	}
-	if _, err := NewRegistry([]RegistryModule{{Name: "a\x00b"}}, 0); err == nil {
+	if _, err := registry.New([]registry.Module{{Name: "a\x00b"}}, 0); err == nil {
 		t.Fatal("a name with a NUL was taken")
 	}
 }
@@ -119,26 +121,27 @@ func TestRegistryRefused(t *testing.T) {
 // TestRegistryFile: a registry written to a file is read back only when
 // an instance evaluates it, and refused when it is not the one named.
 func TestRegistryFile(t *testing.T) {
-	reg, err := NewRegistry(testRegistryModules, 8<<20)
+	set, err := registry.New(testRegistryModules, 8<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := reg.Encode()
+	reg := NewRegistry(set)
+	b, err := set.Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "registry.json")
 	writeFile(t, path, b)
 	same := RegistryFromFile(path, reg.Digest(), reg.Names(), reg.HeapBytes())
-	if mods, err := same.Modules(); err != nil || len(mods) != len(testRegistryModules) {
+	if mods, err := same.modules(); err != nil || len(mods) != len(testRegistryModules) {
 		t.Fatalf("read back: %d modules, %v", len(mods), err)
 	}
-	var f registryFile
+	var f registry.Set
 	json.Unmarshal(b, &f)
 	f.Modules[0].Source += " "
-	b, _ = json.Marshal(f)
+	b, _ = json.Marshal(&f)
 	writeFile(t, path, b)
-	if _, err := RegistryFromFile(path, reg.Digest(), reg.Names(), reg.HeapBytes()).Modules(); err == nil || !strings.Contains(err.Error(), "not the one the supervisor recorded") {
+	if _, err := RegistryFromFile(path, reg.Digest(), reg.Names(), reg.HeapBytes()).modules(); err == nil || !strings.Contains(err.Error(), "not the one the supervisor recorded") {
 		t.Fatalf("a changed registry file: %v", err)
 	}
 }
