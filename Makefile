@@ -6,11 +6,15 @@ WASM     := child/engine/wasm/quickjs.wasm
 # The engine's Intl data, generated from the pinned CLDR packages
 # (build/intl; `make intl-data`).
 INTL     := child/engine/intl/data/supplemental.json
+# The curated registry of host-approved modules, bundled from pinned npm
+# packages (build/modules; `make modules`): lodash-es.js marks it made.
+MODULES_DIR := modules
+MODULES     := $(MODULES_DIR)/lodash-es.js
 WASM_PKG := $(shell sed -n 's/^const WasmPackage = "\(.*\)"/\1/p' child/engine/wasm.go)
 WASM_SHA := $(shell sed -n 's/^const WasmSHA256 = "\(.*\)"/\1/p' child/engine/wasm.go)
 TEST_FLAGS ?= -count=1 -timeout 20m
 
-.PHONY: build test test-stock wasm intl-data proto bench vet clean fuzz wazero-patch wazero-test
+.PHONY: build test test-stock wasm intl-data modules proto bench vet clean fuzz wazero-patch wazero-test
 
 # The project's patch to wazero (RATIONALE.md, "Why a patch to wazero, and what retires it?"):
 # build/wazero/apply.sh copies the wazero of go.mod out of the module
@@ -54,7 +58,7 @@ image: build
 # wazero's tests of what the patch touches, each fuzz target for a few
 # thousand executions, then every test again on stock wazero (what a plain `go build`
 # by an embedder gets).
-test: $(WASM) $(INTL) build $(if $(WAZERO_DEP),wazero-test) cross
+test: $(WASM) $(INTL) $(MODULES) build $(if $(WAZERO_DEP),wazero-test) cross
 	$(GO) vet ./...
 	$(GO) test -tags wardenfaults $(TEST_FLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME) WAZERO_PATCH=$(WAZERO_PATCH)
@@ -84,7 +88,7 @@ soak: build
 # packages that run the same supervisor on either build (the CLI, the
 # daemon, the client, deploy) ran in the full pass.
 STOCK_PACKAGES := ./child/... ./supervisor/... ./internal/attacks/... ./tests/...
-test-stock: $(WASM) $(INTL)
+test-stock: $(WASM) $(INTL) $(MODULES)
 	@echo "the engine's tests again, on stock wazero (-short)"
 	GOFLAGS= $(GO) test -short -tags wardenfaults $(TEST_FLAGS) $(STOCK_PACKAGES)
 
@@ -133,6 +137,16 @@ $(INTL): build/intl/packages.sha256 build/intl/main.go
 # Intl data from them (build/intl/fetch.sh).
 intl-data:
 	@sh build/intl/fetch.sh child/engine/intl/data
+
+$(MODULES): build/modules/packages.sha256 build/modules/main.go
+	@$(MAKE) --no-print-directory modules
+
+# Fetch the npm packages build/modules/packages.sha256 pins with the
+# ordinary npm client, check their SHA-256, and bundle each into one ES
+# module in $(MODULES_DIR) (build/modules/fetch.sh): the directory
+# `warden run --modules` and `warden serve`'s modules_dir take.
+modules:
+	@sh build/modules/fetch.sh $(MODULES_DIR)
 
 # Fetch quickjs.wasm with the ordinary npm client and check its SHA-256
 # against the constant in child/engine/wasm.go.

@@ -17,7 +17,7 @@ import (
 var testRegistryModules = []registry.Module{
 	{Name: "lib", Source: `export const VERSION = "1.0"; export const obj = { n: 1 }; export function twice(n) { return n * 2; } export default { kind: "lib" };`},
 	{Name: "typed", Source: "import { twice } from 'lib';\nexport const four: number = twice(2);\nexport enum E { A = 'a' }", TypeScript: true},
-	{Name: "late", Source: `export const ready = await Promise.resolve("settled at init"); export const counter = new Map([["a", 1], ["b", 2]]); export const big = new Map(Array.from({ length: 5000 }, (_, i) => ["k" + i, i])); export const set = new Set(Array.from({ length: 3000 }, (_, i) => i * 7));`},
+	{Name: "late", Source: `export const ready = await Promise.resolve("settled at init"); export const counter = new Map([["a", 1], ["b", 2]]); export const big = new Map(Array.from({ length: 5000 }, (_, i) => ["k" + i, i])); export const set = new Set(Array.from({ length: 3000 }, (_, i) => i * 7)); export const loadedAt = Date.now();`},
 }
 
 func registryEngine(t *testing.T, mods []registry.Module, snapshot bool) *Engine {
@@ -72,6 +72,8 @@ func TestRegistry(t *testing.T) {
 			// Maps and Sets built at init still find their keys in a
 			// restored instance, whose hash seed was drawn again.
 			check(t, runIn(contract.Request{Code: `const { big, set } = await import("late"); big.set("new", -1); return [big.get("k4321"), big.has("k5000"), set.has(7 * 2999), set.has(1), big.get("new"), big.size];`}), want{value: `[4321,false,true,false,-1,5001]`})
+			// A module's load time, held at init, is the instance's own.
+			check(t, runIn(contract.Request{Code: `const { loadedAt } = await import("late"); const d = Date.now() - loadedAt; return d >= 0 && d < 5000;`}), want{value: `true`})
 			// One execution mutates the module's objects; the next, in a
 			// fresh instance, sees them as init left them.
 			check(t, runIn(contract.Request{Code: `import * as lib from "lib"; lib.obj.n = 99; lib.default.kind = "patched"; export default [lib.obj.n, lib.default.kind];`}), want{value: `[99,"patched"]`})

@@ -61,6 +61,10 @@ const (
 	// float64 NaN-boxed as this 32-bit build boxes it (jsFloat64Addend),
 	// a copy init left in the heap.
 	fixMonotonicMSValue = "monotonic_ms_value"
+	// fixRealtimeMSValue is a Date.now() reading held as a JSValue (a
+	// registered module that notes its load time): the restoring
+	// process's own time, as if it had loaded the module.
+	fixRealtimeMSValue = "realtime_ms_value"
 )
 
 // jsFloat64Addend is what QuickJS-NG's NaN boxing (JS_NAN_BOXING, on in
@@ -197,7 +201,7 @@ func parseSnapshotHeader(block []byte, key string) (*snapshotHeader, error) {
 		case fixRandomState:
 			seenState = f.Size == 8
 		case fixRandom, fixHashSeed:
-		case fixMonotonicMS, fixMonotonicMSValue:
+		case fixMonotonicMS, fixMonotonicMSValue, fixRealtimeMSValue:
 			if f.Size != 8 {
 				return nil, fmt.Errorf("%w: clock fixup of %d bytes", ErrSnapshotRefused, f.Size)
 			}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -172,6 +173,8 @@ func applyFixups(m api.Memory, fixups []snapshotFixup, entropy io.Reader) error 
 			binary.LittleEndian.PutUint64(b, math.Float64bits(monotonicMS()))
 		case fixMonotonicMSValue:
 			binary.LittleEndian.PutUint64(b, boxFloat64(monotonicMS()))
+		case fixRealtimeMSValue:
+			binary.LittleEndian.PutUint64(b, boxFloat64(float64(time.Now().UnixMilli())))
 		default:
 			for {
 				if _, err := io.ReadFull(entropy, b); err != nil {

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // WriteSnapshot makes this build's heap snapshot and puts it in cacheDir
@@ -37,15 +38,16 @@ type initSample struct {
 	mem            []byte
 	sp             uint32
 	monoLo, monoHi float64
+	realLo, realHi float64 // Date.now() before and after init
 }
 
 func (e *Engine) sampleInit(ctx context.Context, prelude string, beforeRegistry func(*VM) error) (*initSample, error) {
-	lo := monotonicMS()
+	lo, realLo := monotonicMS(), float64(time.Now().UnixMilli())
 	vm, err := e.newVMThen(ctx, e.cfg.MemoryBytes, prelude, beforeRegistry)
 	if err != nil {
 		return nil, err
 	}
-	s := &initSample{vm: vm, monoLo: lo, monoHi: monotonicMS()}
+	s := &initSample{vm: vm, monoLo: lo, monoHi: monotonicMS(), realLo: realLo, realHi: float64(time.Now().UnixMilli())}
 	mem, _ := vm.mod.Memory().Read(0, vm.mod.Memory().Size())
 	s.mem = bytes.Clone(mem)
 	s.sp = uint32(vm.mod.ExportedGlobal("__stack_pointer").Get())
@@ -342,6 +344,8 @@ func entropyFixups(a, b *initSample, stateOff uint32) ([]snapshotFixup, error) {
 		vb := unboxFloat64(binary.LittleEndian.Uint64(b.mem[o:]))
 		if va >= a.monoLo-1 && va <= a.monoHi+1 && vb >= b.monoLo-1 && vb <= b.monoHi+1 {
 			add(o, 8, fixMonotonicMSValue)
+		} else if va >= a.realLo && va <= a.realHi && vb >= b.realLo && vb <= b.realHi {
+			add(o, 8, fixRealtimeMSValue)
 		}
 	}
 	var unknown []int

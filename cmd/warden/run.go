@@ -19,6 +19,7 @@ import (
 	"github.com/wardenhq/warden/child/engine"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/regfile"
+	"github.com/wardenhq/warden/internal/registry"
 	"github.com/wardenhq/warden/supervisor"
 )
 
@@ -49,7 +50,9 @@ type runOptions struct {
 	data      map[string]json.RawMessage
 	cacheDir  string
 	inProcess bool
-	remote    remoteOptions
+	// modulesDir is a directory of host-approved modules to register.
+	modulesDir string
+	remote     remoteOptions
 	// overCode is set (to the bytes read) when the script is over the
 	// largest code the caps allow: nothing runs, and the envelope says so.
 	overCode int64
@@ -87,7 +90,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	fs := flag.NewFlagSet("warden run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--language javascript|typescript] [--format body|module] [--module NAME=FILE]... [--server URL [--token-file F]] FILE.js|FILE.ts|FILE.mjs|-")
+		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--language javascript|typescript] [--format body|module] [--module NAME=FILE]... [--modules DIR] [--server URL [--token-file F]] FILE.js|FILE.ts|FILE.mjs|-")
 		fs.PrintDefaults()
 	}
 	input := fs.String("input", "", "the script's input, as JSON")
@@ -101,6 +104,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
 	language := fs.String("language", "", "the script's language, javascript or typescript (default: typescript for a .ts file, else javascript)")
 	format := fs.String("format", "", "the script's form: body (of an async function of input) or module (default: body, or module for a .mjs file or code with import or export declarations)")
+	modulesDir := fs.String("modules", "", "a directory of host-approved modules (.js, .mjs, .ts; `make modules` writes one) the script imports by name, preloaded in the heap snapshot")
 	remote := remoteFlags(fs)
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
@@ -122,6 +126,9 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	}
 	if o.inProcess && o.remote.server != "" {
 		return nil, errors.New("--in-process and --server are exclusive")
+	}
+	if o.modulesDir = *modulesDir; o.modulesDir != "" && o.remote.server != "" {
+		return nil, errors.New("--modules and --server are exclusive: the daemon's modules_dir registers its modules")
 	}
 	if o.req.Code, err = readSource(files[0], stdin); err != nil {
 		var tooLarge *regfile.TooLargeError
@@ -314,7 +321,19 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 			dir = ""
 		}
 	}
-	eng, err := engine.New(ctx, engine.Config{CacheDir: dir, CloseOnContextDone: true})
+	ecfg := engine.Config{CacheDir: dir, CloseOnContextDone: true}
+	if o.modulesDir != "" {
+		mods, err := registry.FromDir(o.modulesDir, supervisor.DefaultMaxModulesBytes)
+		if err != nil {
+			return contract.Result{}, err
+		}
+		set, err := registry.New(mods, 8*int64(len(mods))<<20+4<<20)
+		if err != nil {
+			return contract.Result{}, err
+		}
+		ecfg.Registry = engine.NewRegistry(set)
+	}
+	eng, err := engine.New(ctx, ecfg)
 	if err != nil {
 		return contract.Result{}, err
 	}
@@ -326,6 +345,7 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 func runSupervised(ctx context.Context, o *runOptions) (contract.Result, error) {
 	sup, err := supervisor.New(supervisor.Config{
 		CacheDir:     o.cacheDir,
+		ModulesDir:   o.modulesDir,
 		PoolSize:     1,
 		QueueTimeout: 30 * time.Second,
 		Logger:       warnLogger(os.Stderr),

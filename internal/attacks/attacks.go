@@ -210,68 +210,11 @@ func Parse(name, src string) (Script, error) {
 	bad := func(format string, a ...any) (Script, error) {
 		return Script{}, &HeaderError{Name: name, Msg: fmt.Sprintf(format, a...)}
 	}
-	var lim contract.Limits
-	var input json.RawMessage
-	var language, format string
-	anyValue := false // "// value: any": an ok expectation with no value to check
-	lines := strings.Split(src, "\n")
-	for _, line := range lines {
-		if !strings.HasPrefix(line, "//") {
-			break
-		}
-		key, val, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "//")), ":")
-		if !ok {
-			continue
-		}
-		val = strings.TrimSpace(val)
-		var err error
-		switch key {
-		case "expect":
-			s.Expect.Outcomes, err = parseOutcomes(val)
-		case "value":
-			anyValue = val == "any"
-			if !anyValue {
-				if !json.Valid([]byte(val)) {
-					return bad("value %q is not JSON", val)
-				}
-				s.Expect.Value = json.RawMessage(val)
-			}
-		case "logs":
-			if !json.Valid([]byte(val)) {
-				return bad("logs %q is not JSON", val)
-			}
-			s.Expect.Logs = json.RawMessage(val)
-		case "clamped":
-			s.Expect.Clamped = strings.Fields(val)
-		case "category":
-			s.Category = val
-		case "source":
-			s.Source = val
-		case "known":
-			s.Known = val
-		case "timeout":
-			lim.Timeout, err = time.ParseDuration(val)
-		case "memory":
-			lim.MemoryBytes, err = contract.ParseSize(val)
-		case "limits":
-			var l contract.Limits
-			if err = json.Unmarshal([]byte(val), &l); err == nil {
-				lim = l.WithDefaults(lim)
-			}
-		case "language":
-			language = val
-		case "format":
-			format = val
-		case "input":
-			if !json.Valid([]byte(val)) {
-				return bad("input %q is not JSON", val)
-			}
-			input = json.RawMessage(val)
-		}
-		if err != nil {
-			return bad("%s: %v", key, err)
-		}
+	h, err := parseHeader(&s, strings.Split(src, "\n"))
+	if err != nil {
+		return bad("%v", err)
 	}
+	lines := h.lines
 	switch {
 	case len(s.Expect.Outcomes) == 0:
 		return bad("no '// expect:' line")
@@ -282,12 +225,12 @@ func Parse(name, src string) (Script, error) {
 	case !slices.Contains(Categories, s.Category):
 		return bad("unknown category %q", s.Category)
 	}
-	if s.Expect.Value == nil && slices.Contains(s.Expect.Outcomes, Outcome{}) && !anyValue {
+	if s.Expect.Value == nil && slices.Contains(s.Expect.Outcomes, Outcome{}) && !h.anyValue {
 		return bad("an ok expectation needs '// value: JSON' (or 'any')")
 	}
-	s.Steps = splitSteps(lines, lim, input)
+	s.Steps = splitSteps(lines, h.limits, h.input)
 	for i := range s.Steps {
-		s.Steps[i].Request.Language, s.Steps[i].Request.Format = language, format
+		s.Steps[i].Request.Language, s.Steps[i].Request.Format = h.language, h.format
 	}
 	return s, nil
 }
@@ -342,4 +285,78 @@ func splitSteps(lines []string, lim contract.Limits, input json.RawMessage) []St
 	}
 	flush()
 	return steps
+}
+
+// header is what a script's leading comment lines say of its requests
+// (its expectations go straight into the Script).
+type header struct {
+	lines            []string
+	limits           contract.Limits
+	input            json.RawMessage
+	language, format string
+	anyValue         bool // "// value: any": an ok expectation with no value to check
+}
+
+// parseHeader reads the leading comment lines of a script's source
+// lines into s's expectations and the header of its requests.
+func parseHeader(s *Script, lines []string) (header, error) {
+	h := header{lines: lines}
+	for _, line := range lines {
+		if !strings.HasPrefix(line, "//") {
+			break
+		}
+		key, val, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "//")), ":")
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		var err error
+		switch key {
+		case "expect":
+			s.Expect.Outcomes, err = parseOutcomes(val)
+		case "value":
+			h.anyValue = val == "any"
+			if !h.anyValue {
+				if !json.Valid([]byte(val)) {
+					return h, fmt.Errorf("value %q is not JSON", val)
+				}
+				s.Expect.Value = json.RawMessage(val)
+			}
+		case "logs":
+			if !json.Valid([]byte(val)) {
+				return h, fmt.Errorf("logs %q is not JSON", val)
+			}
+			s.Expect.Logs = json.RawMessage(val)
+		case "clamped":
+			s.Expect.Clamped = strings.Fields(val)
+		case "category":
+			s.Category = val
+		case "source":
+			s.Source = val
+		case "known":
+			s.Known = val
+		case "timeout":
+			h.limits.Timeout, err = time.ParseDuration(val)
+		case "memory":
+			h.limits.MemoryBytes, err = contract.ParseSize(val)
+		case "limits":
+			var l contract.Limits
+			if err = json.Unmarshal([]byte(val), &l); err == nil {
+				h.limits = l.WithDefaults(h.limits)
+			}
+		case "language":
+			h.language = val
+		case "format":
+			h.format = val
+		case "input":
+			if !json.Valid([]byte(val)) {
+				return h, fmt.Errorf("input %q is not JSON", val)
+			}
+			h.input = json.RawMessage(val)
+		}
+		if err != nil {
+			return h, fmt.Errorf("%s: %v", key, err)
+		}
+	}
+	return h, nil
 }

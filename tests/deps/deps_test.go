@@ -60,7 +60,7 @@ var only = map[string][]string{
 	"go-systemd":           {"server"},
 	"go-containerregistry": {"build/image"},
 	"uniseg":               {"child/engine/intl"},
-	"esbuild":              {"internal/typescript"},
+	"esbuild":              {"internal/typescript", "build/modules"},
 }
 
 // stdOnly are the packages an embedder links for the public API: they
