@@ -158,6 +158,7 @@ func (vm *VM) loadRegistry(r *Registry) error {
 			return err
 		}
 		if state == 1 {
+			vm.clearDeadStack()
 			return nil
 		}
 		if state == 2 {
@@ -211,4 +212,16 @@ func (vm *VM) describeInit(err error) error {
 		return errors.New(d.Stack)
 	}
 	return fmt.Errorf("%s: %s", d.Name, d.Message)
+}
+
+// clearDeadStack zeroes the shadow stack below its pointer, which init
+// leaves back at the top: the frames the registered modules' evaluation
+// left there are dead, but what they held (a clock reading a libc call
+// put on the stack) would differ from one init to the next.
+func (vm *VM) clearDeadStack() {
+	view, ok := vm.mod.Memory().Read(0, vm.stackTop)
+	if !ok {
+		return
+	}
+	clear(view[firstNonZero(view):])
 }
