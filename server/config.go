@@ -65,6 +65,12 @@ type SupervisorConfig struct {
 	QueueTimeout time.Duration `yaml:"queue_timeout"`
 	Defaults     LimitsConfig  `yaml:"defaults"`
 	Caps         LimitsConfig  `yaml:"caps"`
+	// ModulesDir is a directory of host-approved modules (.js, .mjs,
+	// .ts; `make modules` writes one) registered with the supervisor;
+	// MaxModulesBytes caps their size (supervisor.Config's). Tenants
+	// import those their modules allow-list names.
+	ModulesDir      string `yaml:"modules_dir"`
+	MaxModulesBytes int64  `yaml:"max_modules_bytes"`
 }
 
 // LimitsConfig is contract.Limits under its JSON names; zero means unset.
@@ -118,7 +124,9 @@ type TenantConfig struct {
 	// zero rate is no quota, a zero burst is max(1, rate).
 	Rate  float64 `yaml:"rate"`
 	Burst int     `yaml:"burst"`
-	// Modules is the allow-list of module specifiers; "*" allows any.
+	// Modules is the allow-list of module specifiers: the request's own
+	// modules it may send, and the registered modules (modules_dir) it
+	// may import; "*" allows any.
 	Modules []string       `yaml:"modules"`
 	Webhook *WebhookConfig `yaml:"webhook"`
 	// BodyBudgetBytes bounds the bytes of the tenant's request bodies
@@ -349,7 +357,8 @@ func (cfg *Config) checkTimeouts() error {
 func (cfg *Config) supervisorConfig() supervisor.Config {
 	s := cfg.Supervisor
 	return supervisor.Config{PoolSize: s.PoolSize, MaxChildren: s.MaxChildren, CacheDir: s.CacheDir,
-		QueueTimeout: s.QueueTimeout, Defaults: s.Defaults.Limits(), Caps: s.Caps.Limits()}
+		QueueTimeout: s.QueueTimeout, Defaults: s.Defaults.Limits(), Caps: s.Caps.Limits(),
+		ModulesDir: s.ModulesDir, MaxModulesBytes: s.MaxModulesBytes}
 }
 
 // loopbackAddr reports whether a listen address is on a loopback

@@ -94,7 +94,7 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	}
 	a.e.setDataBytes(limits.DataBytes)
 	req := contract.Request{ID: a.id, Code: body.Code, Input: body.Input, Limits: limits, Modules: body.Modules,
-		Language: body.Language, Format: body.Format}
+		Language: body.Language, Format: body.Format, Imports: a.t.imports()}
 	s.run(w, r, a, req, clamped)
 }
 

@@ -161,7 +161,7 @@ func TestOpenAPIMatchesDecoding(t *testing.T) {
 	b, _ := json.Marshal(contract.Limits{})
 	json.Unmarshal(b, &lj)
 	for name, want := range map[string][]string{
-		"ExecuteRequest": {"code", "input", "limits", "modules"},
+		"ExecuteRequest": {"code", "format", "input", "language", "limits", "modules"},
 		"Limits":         slices.Sorted(maps.Keys(lj)),
 	} {
 		s := schemas(name)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -68,6 +69,20 @@ func (ts *tenantSet) authenticate(tok string) *tenant {
 		}
 	}
 	return found
+}
+
+// imports is t's allow-list of registered modules, for
+// contract.Request.Imports: nil when it allows any.
+func (t *tenant) imports() []string {
+	if t.anyModule {
+		return nil
+	}
+	names := make([]string, 0, len(t.modules))
+	for m := range t.modules {
+		names = append(names, m)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // allowModules reports the first module specifier of mods t may not use.
