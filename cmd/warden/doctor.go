@@ -34,6 +34,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("warden doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	modulesDir := fs.String("modules", "", "a directory of host-approved modules to register, as warden run --modules and serve's modules_dir do: doctor lists them")
 	singleValued(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -44,7 +45,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	// The queue waits as long as `warden run`'s: a first run fills the
 	// compilation cache and writes the heap snapshot first, which takes
 	// seconds on a slow machine (an emulated VM: the VM lane).
-	checks := doctorChecks(supervisor.Config{PoolSize: 1, QueueTimeout: 30 * time.Second})
+	checks := doctorChecks(supervisor.Config{PoolSize: 1, QueueTimeout: 30 * time.Second, ModulesDir: *modulesDir})
 	if *asJSON {
 		writeJSON(stdout, checks)
 	} else {
@@ -86,7 +87,7 @@ func doctorChecks(cfg supervisor.Config) []layerCheck {
 		}()
 	}
 	proc := len(checks) // processCheck's line
-	checks = append(checks, processCheck(sup, supErr), cacheCheck(sup, supErr))
+	checks = append(checks, processCheck(sup, supErr), cacheCheck(sup, supErr), registryCheck(sup, supErr))
 	// Every process-level layer as the supervisor configures its
 	// children, not as this process could (Supervisor.Layers).
 	var l supervisor.Layers
@@ -355,4 +356,29 @@ func seccompSupported() bool {
 func seccompNote() string {
 	_, note := seccompAvailable()
 	return note
+}
+
+// registryCheck lists the registered modules (Config.ModulesDir), their
+// sizes and digests, and the registry's cap.
+func registryCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
+	c := layerCheck{Layer: "1 registered modules", Active: true}
+	if supErr != nil {
+		c.Detail = "not checked: " + supErr.Error()
+		return c
+	}
+	maxBytes, heap := sup.RegistryLimits()
+	mods := sup.Modules()
+	if len(mods) == 0 {
+		c.Detail = fmt.Sprintf("none (--modules DIR, serve's modules_dir; at most %d MiB of sources)", maxBytes>>20)
+		return c
+	}
+	var total int64
+	list := make([]string, len(mods))
+	for i, m := range mods {
+		total += m.Bytes
+		list[i] = fmt.Sprintf("%s (%d KiB, sha256 %s)", m.Name, (m.Bytes+1023)>>10, m.SHA256[:12])
+	}
+	c.Detail = fmt.Sprintf("%d modules, %d KiB of the %d MiB allowed (MaxModulesBytes), evaluated by init (into the heap snapshot, where there is one) before any untrusted code, each child with its own copy; heap allowance %d MiB on every profile: %s",
+		len(mods), (total+1023)>>10, maxBytes>>20, heap>>20, strings.Join(list, ", "))
+	return c
 }

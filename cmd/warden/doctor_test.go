@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,4 +112,25 @@ func TestDoctorTrustsTheChildOverTheSupervisor(t *testing.T) {
 	if checks[0].Active || !strings.Contains(checks[0].Detail, "child 42 does not have it") {
 		t.Errorf("seccomp: %s", checks[0].Detail)
 	}
+}
+
+// With --modules, doctor lists the registered modules with their sizes
+// and digests, and the registry's cap.
+func TestDoctorListsRegisteredModules(t *testing.T) {
+	dir := testutil.TempPublicDir(t)
+	mods := filepath.Join(dir, "modules")
+	os.Mkdir(mods, 0o755)
+	src := `export const answer = 42;`
+	os.WriteFile(filepath.Join(mods, "answer.js"), []byte(src), 0o644)
+	checks := doctorChecks(supervisor.Config{PoolSize: 1, CacheDir: filepath.Join(dir, "cache"), ModulesDir: mods})
+	sum := sha256.Sum256([]byte(src))
+	for _, c := range checks {
+		if c.Layer == "1 registered modules" {
+			if !strings.Contains(c.Detail, "1 modules") || !strings.Contains(c.Detail, "answer (1 KiB, sha256 "+hex.EncodeToString(sum[:])[:12]+")") || !strings.Contains(c.Detail, "of the 16 MiB allowed") {
+				t.Fatalf("detail: %s", c.Detail)
+			}
+			return
+		}
+	}
+	t.Fatal("no registered modules line")
 }

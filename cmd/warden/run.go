@@ -158,14 +158,21 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	if len(modules) > 0 {
 		o.req.Modules = modules
 	}
-	o.req.Language, o.req.Format = *language, *format
-	if o.req.Language == "" && strings.HasSuffix(files[0], ".ts") {
-		o.req.Language = contract.LanguageTypeScript
-	}
-	if o.req.Format == "" && strings.HasSuffix(files[0], ".mjs") {
-		o.req.Format = contract.FormatModule
-	}
+	o.req.Language, o.req.Format = languageAndFormat(files[0], *language, *format)
 	return o, nil
+}
+
+// languageAndFormat are the flags', or what the script's file name says
+// when they are not given: a .ts file is TypeScript, a .mjs file a
+// module.
+func languageAndFormat(file, language, format string) (string, string) {
+	if language == "" && strings.HasSuffix(file, ".ts") {
+		language = contract.LanguageTypeScript
+	}
+	if format == "" && strings.HasSuffix(file, ".mjs") {
+		format = contract.FormatModule
+	}
+	return language, format
 }
 
 func readSource(name string, stdin io.Reader) (string, error) {
