@@ -75,6 +75,7 @@ type benchOptions struct {
 	reapedUsage                           bool
 	cpuProfile                            string
 	code, script                          string
+	modulesDir                            string
 }
 
 // cmdBench parses its flags, measures the supervised run, then the
@@ -85,6 +86,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return exit
 	}
 	req := contract.Request{Code: o.code, Input: json.RawMessage(o.input)}
+	req.Language, req.Format = languageAndFormat(o.script, "", "")
 	ctx := context.Background()
 	rep := benchReport{Script: o.script, Executions: o.n, Concurrency: o.conc, PoolSize: o.poolSize}
 	if err := benchSupervised(ctx, o, req, &rep, stderr); err != nil {
@@ -97,9 +99,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	if o.skipReference {
+	switch {
+	case o.skipReference:
 		rep.ReferenceNote = "no reference: --no-reference"
-	} else {
+	case req.IsTypeScript() || req.Format == contract.FormatModule || o.modulesDir != "":
+		rep.ReferenceNote = "no reference: `node -e` runs neither TypeScript, nor a module, nor registered modules"
+	default:
 		benchReference(ctx, o, &rep)
 	}
 	if o.asJSON {
@@ -138,6 +143,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (o benchOptions, exit int,
 	fs.BoolVar(&o.noRlimits, "no-rlimits", false, "switch the child's rlimits off")
 	fs.DurationVar(&o.keepWarm, "keep-warm", 0, "how often idle children re-read their memory (supervisor.Config.KeepWarm; 0: its default, 1s; negative: off)")
 	fs.BoolVar(&o.reapedUsage, "reaped-usage", false, "wait for each child's reap and report the kernel's CPU and RSS figures (supervisor.Config.ReapedUsage)")
+	fs.StringVar(&o.modulesDir, "modules", "", "a directory of host-approved modules to register (as warden run --modules)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the supervisor's CPU profile of the supervised run to this file (go tool pprof)")
 	singleValued(fs)
 	files, err := parseInterspersed(fs, args)
@@ -246,7 +252,8 @@ func startBenchSupervisor(o benchOptions, stderr io.Writer) (*supervisor.Supervi
 	return supervisor.New(supervisor.Config{
 		CacheDir: o.cacheDir, PoolSize: o.poolSize, SpawnConcurrency: o.spawnConc, QueueTimeout: time.Minute,
 		Cgroups: cg, NoNamespaces: o.noNS, NoSeccomp: o.noSeccomp, NoRlimits: o.noRlimits, ReapedUsage: o.reapedUsage, KeepWarm: o.keepWarm,
-		Logger: warnLogger(stderr),
+		ModulesDir: o.modulesDir,
+		Logger:     warnLogger(stderr),
 	})
 }
 
@@ -273,7 +280,11 @@ func startCPUProfile(path string) (stop func(), err error) {
 // benchInProcess measures req in an in-process engine (no pacing) into
 // rep, and the cost of process isolation against the supervised run.
 func benchInProcess(ctx context.Context, o benchOptions, req contract.Request, rep *benchReport) error {
-	eng, err := engine.New(ctx, engine.Config{CacheDir: inProcessCacheDir(o.cacheDir), CloseOnContextDone: true})
+	reg, err := inProcessRegistry(o.modulesDir)
+	if err != nil {
+		return err
+	}
+	eng, err := engine.New(ctx, engine.Config{CacheDir: inProcessCacheDir(o.cacheDir), CloseOnContextDone: true, Registry: reg})
 	if err != nil {
 		return err
 	}

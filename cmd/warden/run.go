@@ -328,19 +328,11 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 			dir = ""
 		}
 	}
-	ecfg := engine.Config{CacheDir: dir, CloseOnContextDone: true}
-	if o.modulesDir != "" {
-		mods, err := registry.FromDir(o.modulesDir, supervisor.DefaultMaxModulesBytes)
-		if err != nil {
-			return contract.Result{}, err
-		}
-		set, err := registry.New(mods, 8*int64(len(mods))<<20+4<<20)
-		if err != nil {
-			return contract.Result{}, err
-		}
-		ecfg.Registry = engine.NewRegistry(set)
+	reg, err := inProcessRegistry(o.modulesDir)
+	if err != nil {
+		return contract.Result{}, err
 	}
-	eng, err := engine.New(ctx, ecfg)
+	eng, err := engine.New(ctx, engine.Config{CacheDir: dir, CloseOnContextDone: true, Registry: reg})
 	if err != nil {
 		return contract.Result{}, err
 	}
@@ -367,4 +359,25 @@ func runSupervised(ctx context.Context, o *runOptions) (contract.Result, error) 
 	}()
 	res, _ := sup.Execute(ctx, o.req, staticData(o.data))
 	return res, nil
+}
+
+// inProcessRegistry is the registry of the modules in dir for the
+// in-process engine, under the supervisor's defaults (nil for no dir).
+func inProcessRegistry(dir string) (*engine.Registry, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	mods, err := registry.FromDir(dir, supervisor.DefaultMaxModulesBytes)
+	if err != nil {
+		return nil, err
+	}
+	var total int64
+	for _, m := range mods {
+		total += int64(len(m.Source))
+	}
+	set, err := registry.New(mods, 8*total+4<<20)
+	if err != nil {
+		return nil, err
+	}
+	return engine.NewRegistry(set), nil
 }
