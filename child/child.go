@@ -181,6 +181,12 @@ func prepare(ctx context.Context, cfg ipc.ChildConfig, clock *startupClock, logg
 	} else {
 		clock.mark(PhaseVM)
 	}
+	if cfg.WarmTypeScript {
+		if err := engine.WarmTypeScript(); err != nil {
+			return nil, fmt.Errorf("child: %w", err)
+		}
+		clock.mark(PhaseTypeScript)
+	}
 	return &runner{
 		vm:            vm,
 		seccomp:       cfg.Harden.Seccomp,

@@ -43,6 +43,7 @@ const (
 	PhaseModule     = "engine: QuickJS module from the compilation cache"
 	PhaseVM         = "engine: instance, QuickJS init, prelude"
 	PhaseVMSnapshot = "engine: instance from the heap snapshot"
+	PhaseTypeScript = "TypeScript: esbuild warmed (TypeScript profile)"
 	PhaseWarmUp     = "wire warm-up (protobuf coders)"
 	PhaseLockDown   = "rlimits, seccomp preparation"
 	PhaseServe      = "go-plugin serve, handshake, gRPC, first ping"

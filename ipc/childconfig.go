@@ -54,6 +54,11 @@ type ChildConfig struct {
 	// memory every so many milliseconds while it waits for its execution
 	// (child/keepwarm.go), at most every MinKeepWarm.
 	KeepWarmMS int64 `json:"keep_warm_ms,omitempty"`
+	// WarmTypeScript makes the child run one small TypeScript transform
+	// during start-up: it serves the TypeScript profile, and esbuild's
+	// first transform in a process costs milliseconds the request would
+	// otherwise wait for.
+	WarmTypeScript bool `json:"warm_typescript,omitempty"`
 	// Registry names the registered modules (the supervisor's
 	// Config.Modules): nil for none.
 	Registry *RegistryRef `json:"registry,omitempty"`

@@ -162,11 +162,12 @@ func TestPoolStatsCopiesEveryField(t *testing.T) {
 			t.Fatalf("pool.Stats.%s has kind %s, which this test does not fill", v.Type().Field(i).Name, f.Kind())
 		}
 	}
-	profiles := []pool.ProfileStats[int64]{{Key: 32 << 20, Idle: 1, Busy: 2, Spawning: 3, Waiting: 4}, {Key: 16 << 20, Idle: 5}}
+	profiles := []pool.ProfileStats[profile]{{Key: profile{memory: 32 << 20}, Idle: 1, Busy: 2, Spawning: 3, Waiting: 4},
+		{Key: profile{memory: 16 << 20, typescript: true}, Idle: 6}, {Key: profile{memory: 16 << 20}, Idle: 5}}
 	stats := poolStats(in, profiles)
-	want := []ProfileStats{{MemoryBytes: 16 << 20, Idle: 5}, {MemoryBytes: 32 << 20, Idle: 1, Busy: 2, Spawning: 3, Waiting: 4}}
+	want := []ProfileStats{{MemoryBytes: 16 << 20, Idle: 5}, {MemoryBytes: 16 << 20, TypeScript: true, Idle: 6}, {MemoryBytes: 32 << 20, Idle: 1, Busy: 2, Spawning: 3, Waiting: 4}}
 	if !reflect.DeepEqual(stats.ByProfile, want) {
-		t.Errorf("ByProfile = %+v, want %+v (smallest profile first)", stats.ByProfile, want)
+		t.Errorf("ByProfile = %+v, want %+v (smallest profile first, JavaScript before TypeScript)", stats.ByProfile, want)
 	}
 	out := reflect.ValueOf(stats)
 	for i := range v.NumField() {

@@ -98,7 +98,7 @@ func TestCacheDigestMismatch(t *testing.T) {
 				t.Fatalf("want one compiled module in the cache, got %v", files)
 			}
 			tc.tamper(t, files[0])
-			_, err := s.spawner.spawn(context.Background(), s.cfg.Defaults.MemoryBytes)
+			_, err := s.spawner.spawn(context.Background(), profile{memory: s.cfg.Defaults.MemoryBytes})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "compilation cache") {
 				t.Fatalf("spawn over a tampered cache: want an error saying %q, got %v", tc.want, err)
 			}
@@ -140,7 +140,7 @@ func TestCompileChildFailure(t *testing.T) {
 				c.Binary, c.CacheDir, c.PoolSize, c.StartTimeout = bin, filepath.Join(dir, "cache"), 1, 300*time.Millisecond
 			})
 			start := time.Now()
-			_, err := s.spawner.spawn(context.Background(), s.cfg.Defaults.MemoryBytes)
+			_, err := s.spawner.spawn(context.Background(), profile{memory: s.cfg.Defaults.MemoryBytes})
 			if err == nil || !strings.Contains(err.Error(), "compile child") || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("want an error about the compile child saying %q, got %v", tc.want, err)
 			}

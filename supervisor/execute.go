@@ -116,7 +116,7 @@ const maxAttempts = 3
 func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event), queued time.Time) (res contract.Result, retry bool) {
 	limits := req.Limits
 	fail := func(err error) contract.Result { return contract.Fail(err, limits) }
-	p, err := s.pool.Get(ctx, limitsKey(limits, s.buckets))
+	p, err := s.pool.Get(ctx, profileOf(req, s.buckets))
 	wait := time.Since(queued)
 	switch {
 	case err == nil:

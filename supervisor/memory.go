@@ -121,12 +121,33 @@ func memoryBuckets(cfg Config) ([]int64, error) {
 	return slices.Compact(b), nil
 }
 
+// profile is the pool's key: children of one memory bucket, and whether
+// they are TypeScript's, which warm esbuild during start-up (a first
+// transform in a fresh process costs milliseconds that a JavaScript
+// child should never pay: RATIONALE.md, "TypeScript in the execution's
+// own child").
+type profile struct {
+	memory     int64
+	typescript bool
+}
+
+// profileOf is the profile that serves req: its memory limit's bucket,
+// TypeScript's when its code or one of its modules is TypeScript.
+func profileOf(req contract.Request, buckets []int64) profile {
+	p := profile{memory: limitsKey(req.Limits, buckets), typescript: req.IsTypeScript()}
+	for name := range req.Modules {
+		p.typescript = p.typescript || contract.IsTypeScriptModule(name)
+	}
+	return p
+}
+
 // prewarmKeys are the pool keys kept warm: the default limit's profile
-// and PrewarmMemory's.
-func prewarmKeys(cfg Config, buckets []int64) []int64 {
-	keys := []int64{limitsKey(cfg.Defaults, buckets)}
+// and PrewarmMemory's, for JavaScript (a TypeScript profile is warmed
+// by its first request, and kept while used).
+func prewarmKeys(cfg Config, buckets []int64) []profile {
+	keys := []profile{{memory: limitsKey(cfg.Defaults, buckets)}}
 	for _, m := range cfg.PrewarmMemory {
-		if k := limitsKey(contract.Limits{MemoryBytes: m}, buckets); !slices.Contains(keys, k) {
+		if k := (profile{memory: limitsKey(contract.Limits{MemoryBytes: m}, buckets)}); !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}

@@ -108,7 +108,7 @@ func TestSnapshotRefusedByChildren(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, path := snapshotSup(t, func(c *Config) { c.PoolSize = 1 })
 			tc.tamper(t, path)
-			_, err := s.spawner.spawn(context.Background(), s.cfg.Defaults.MemoryBytes)
+			_, err := s.spawner.spawn(context.Background(), profile{memory: s.cfg.Defaults.MemoryBytes})
 			if err == nil || !strings.Contains(err.Error(), "snapshots") || !strings.Contains(err.Error(), "does not match") {
 				t.Fatalf("spawn over a tampered snapshot: want an error naming it, got %v", err)
 			}
@@ -176,7 +176,7 @@ func TestSnapshotSharedCacheDir(t *testing.T) {
 	if after, _ := os.ReadFile(path); string(after) != string(before) {
 		t.Error("a second compile child wrote a different snapshot")
 	}
-	p, err := s1.spawner.spawn(context.Background(), s1.cfg.Defaults.MemoryBytes)
+	p, err := s1.spawner.spawn(context.Background(), profile{memory: s1.cfg.Defaults.MemoryBytes})
 	if err != nil {
 		t.Fatalf("the first supervisor's next child, after a second compile child ran: %v", err)
 	}

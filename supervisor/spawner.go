@@ -73,7 +73,8 @@ const ChildProcessName = "warden-child"
 // wait for the compilation cache, take a uid, make the cgroup, build the
 // command, start it and complete the handshake, then ping it and open
 // its execution's stream.
-func (sp *processSpawner) spawn(ctx context.Context, memory int64) (_ *process, err error) {
+func (sp *processSpawner) spawn(ctx context.Context, prof profile) (_ *process, err error) {
+	memory := prof.memory
 	cache, err := sp.compile.wait(ctx, sp.fillCache)
 	if err != nil {
 		return nil, err
@@ -112,7 +113,7 @@ func (sp *processSpawner) spawn(ctx context.Context, memory int64) (_ *process, 
 	if group != nil {
 		t = sp.phaseDone(phaseCgroup, t)
 	}
-	cmd, pc, err := sp.buildCommand(startCtx, memory, memCap, cache, hc, group, uid)
+	cmd, pc, err := sp.buildCommand(startCtx, prof, memCap, cache, hc, group, uid)
 	if err != nil {
 		return nil, err
 	}
@@ -150,15 +151,16 @@ func (sp *processSpawner) takeUID() (uid int, owned bool, err error) {
 
 // buildCommand is the child's command, with its configuration, and how
 // ipc.Start runs it (within startCtx's budget).
-func (sp *processSpawner) buildCommand(startCtx context.Context, memory, memCap int64, cache *cacheState, hc ipc.Hardening, group cgroupGroup, uid int) (*exec.Cmd, ipc.ProcessConfig, error) {
+func (sp *processSpawner) buildCommand(startCtx context.Context, prof profile, memCap int64, cache *cacheState, hc ipc.Hardening, group cgroupGroup, uid int) (*exec.Cmd, ipc.ProcessConfig, error) {
 	env, err := ipc.ChildConfig{
-		MemoryBytes:  memory,
-		KeepWarmMS:   max(sp.cfg.KeepWarm.Milliseconds(), 0),
-		CacheDir:     sp.cfg.CacheDir,
-		CacheDigests: cache.digests,
-		Registry:     registryRef(sp.registry),
-		Harden:       hc,
-		Wire:         sp.wire,
+		MemoryBytes:    prof.memory,
+		WarmTypeScript: prof.typescript,
+		KeepWarmMS:     max(sp.cfg.KeepWarm.Milliseconds(), 0),
+		CacheDir:       sp.cfg.CacheDir,
+		CacheDigests:   cache.digests,
+		Registry:       registryRef(sp.registry),
+		Harden:         hc,
+		Wire:           sp.wire,
 	}.Env()
 	if err != nil {
 		return nil, ipc.ProcessConfig{}, err

@@ -52,7 +52,10 @@ type PoolStats struct {
 // ProfileStats are one memory profile's children and waiters.
 type ProfileStats struct {
 	// MemoryBytes is the profile's memory bucket (Config.MemoryBuckets).
-	MemoryBytes                   int64
+	MemoryBytes int64
+	// TypeScript marks the profile of TypeScript requests, whose
+	// children warm esbuild during start-up.
+	TypeScript                    bool
 	Idle, Busy, Spawning, Waiting int
 }
 
@@ -64,15 +67,27 @@ func (s *Supervisor) Stats() Stats {
 
 // poolStats copies the pool's snapshot field by field, so that the pool's
 // own type stays out of the API.
-func poolStats(p pool.Stats, profiles []pool.ProfileStats[int64]) PoolStats {
+func poolStats(p pool.Stats, profiles []pool.ProfileStats[profile]) PoolStats {
 	by := make([]ProfileStats, len(profiles))
 	for i, pr := range profiles {
-		by[i] = ProfileStats{MemoryBytes: pr.Key, Idle: pr.Idle, Busy: pr.Busy, Spawning: pr.Spawning, Waiting: pr.Waiting}
+		by[i] = ProfileStats{MemoryBytes: pr.Key.memory, TypeScript: pr.Key.typescript, Idle: pr.Idle, Busy: pr.Busy, Spawning: pr.Spawning, Waiting: pr.Waiting}
 	}
-	slices.SortFunc(by, func(a, b ProfileStats) int { return cmp.Compare(a.MemoryBytes, b.MemoryBytes) })
+	slices.SortFunc(by, func(a, b ProfileStats) int {
+		if c := cmp.Compare(a.MemoryBytes, b.MemoryBytes); c != 0 {
+			return c
+		}
+		return cmp.Compare(boolRank(a.TypeScript), boolRank(b.TypeScript))
+	})
 	return PoolStats{Idle: p.Idle, Busy: p.Busy, Spawning: p.Spawning, Waiting: p.Waiting,
 		Live: p.Live, MaxChildren: p.MaxChildren, Profiles: p.Profiles,
 		Spawned: p.Spawned, SpawnFailures: p.SpawnFailures, Discarded: p.Discarded, Evicted: p.Evicted,
 		SpawnLatencyP50: p.SpawnLatencyP50, SpawnLatencyP90: p.SpawnLatencyP90, LastSpawnError: p.LastSpawnError,
 		ByProfile: by}
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

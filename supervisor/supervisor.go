@@ -43,7 +43,7 @@ import (
 type Supervisor struct {
 	cfg  Config
 	log  *slog.Logger
-	pool *pool.Pool[int64, *process]
+	pool *pool.Pool[profile, *process]
 	// buckets are the memory profiles, sorted (memoryBuckets).
 	buckets []int64
 	// spawner makes the pool's children (the pool's Spawn) and reports
@@ -65,9 +65,9 @@ type Supervisor struct {
 // pool's spawn function, the reports it gives (Stats, Layers, Cache),
 // and its end.
 type childSpawner interface {
-	// spawn starts one child prepared for memory bytes (a profile, the
-	// pool's key) and returns it ready.
-	spawn(ctx context.Context, memory int64) (*process, error)
+	// spawn starts one child prepared for a profile (the pool's key) and
+	// returns it ready.
+	spawn(ctx context.Context, p profile) (*process, error)
 	startupPhases() []PhaseStat
 	layers() Layers
 	cacheInfo() CacheInfo
@@ -147,7 +147,7 @@ func New(cfg Config) (*Supervisor, error) {
 // profiles kept warm.
 func (s *Supervisor) startPool() error {
 	cfg := s.cfg
-	p, err := pool.New(pool.Config[int64, *process]{
+	p, err := pool.New(pool.Config[profile, *process]{
 		Spawn:            s.spawner.spawn,
 		Keys:             prewarmKeys(cfg, s.buckets),
 		TargetIdle:       cfg.PoolSize,

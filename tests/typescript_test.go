@@ -69,6 +69,20 @@ func TestTypeScriptInAChild(t *testing.T) {
 	if err != nil || !res.OK || string(res.Value) != "42" {
 		t.Fatalf("got %s, %+v, %v", res.Value, res.Error, err)
 	}
+	// TypeScript is served by a profile of its own, whose children warm
+	// esbuild during start-up; JavaScript's children never do.
+	st := s.Stats()
+	var tsProfile bool
+	for _, p := range st.Pool.ByProfile {
+		tsProfile = tsProfile || p.TypeScript
+	}
+	var warmed bool
+	for _, ph := range st.Startup {
+		warmed = warmed || strings.HasPrefix(ph.Name, "TypeScript: esbuild warmed")
+	}
+	if !tsProfile || !warmed {
+		t.Fatalf("no TypeScript profile (%v) or no warm-up phase (%v) in %+v", tsProfile, warmed, st)
+	}
 	res, _ = s.Execute(context.Background(), contract.Request{Code: "const a: number = ;", Language: contract.LanguageTypeScript}, nil)
 	if res.OK || res.Error.Name != "SyntaxError" || !strings.Contains(res.Error.Stack, "<code>:1:19") {
 		t.Fatalf("a TypeScript syntax error: %+v", res.Error)
