@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/wardenhq/warden/contract"
-	"github.com/wardenhq/warden/internal/typescript"
 )
 
 // The wrapper around user code. The code starts on the wrapper's second
@@ -58,12 +57,9 @@ type execution struct {
 	// indexes their lines (execution_source.go).
 	source     string
 	lineStarts map[string][]int
-	// loaded is the JavaScript of each module the loader gave (a
-	// TypeScript module's once its types are stripped), and typescript
-	// the map back to the TypeScript of each file that was
+	// ts is the request's TypeScript made JavaScript, and the maps back
 	// (execution_module.go).
-	loaded     map[string]string
-	typescript map[string]*typescript.Result
+	ts *transpiled
 	// imports is the request's allow-list of registered modules (nil:
 	// all of them).
 	imports []string
@@ -105,13 +101,15 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 		input = "null"
 	}
 
+	ts := transpile(req)
+
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cpu0 := threadCPU()
 
 	x, cancel := vm.startExecution(ctx, limits, opts, req.Modules, start.Add(limits.Timeout))
 	defer cancel()
-	x.imports = req.Imports
+	x.imports, x.ts = req.Imports, ts
 	value, runErr := x.execute(req, input)
 	if runErr == nil && x.limitHit != nil {
 		// The guest got past a limit the engine raised (QuickJS swallowed
@@ -200,10 +198,10 @@ func (x *execution) execute(req contract.Request, input string) (string, *contra
 	if _, err := vm.call(vm.fn.setMaxStackSize, uint64(x.limits.StackBytes)); err != nil {
 		return "", x.classify(err)
 	}
-	code, module, e := x.transpile(req)
-	if e != nil {
-		return "", e
+	if x.ts.err != nil {
+		return "", x.ts.err
 	}
+	code, module := x.ts.code, x.ts.module
 	if module {
 		return x.executeModule(code, input)
 	}

@@ -18,14 +18,50 @@ import (
 // codeFile is the file name the engine gives the code in either form.
 const codeFile = "<code>"
 
-// transpile gives the JavaScript the code runs as, and whether it is
-// certainly a module: its format says so, or it is TypeScript that does
-// not parse as a body and does as a module. JavaScript in the default
-// format is found to be a module later (execute), by QuickJS's parser.
-func (x *execution) transpile(req contract.Request) (code string, module bool, e *contract.Error) {
-	module = req.Format == contract.FormatModule
+// transpiled is the request's TypeScript made JavaScript, before the
+// execution's thread is locked (Run): esbuild runs goroutines of its
+// own, and each switch to them from a locked thread is a hand-off
+// between OS threads (it tripled a transform's wall time in a child).
+type transpiled struct {
+	// code is the JavaScript the code runs as; module is set when it is
+	// certainly a module (its format says so, or it is TypeScript that
+	// parses only as one). JavaScript in the default format is found to
+	// be a module later (execute), by QuickJS's parser.
+	code   string
+	module bool
+	err    *contract.Error
+	// maps are the source maps back to the TypeScript, by file; modules
+	// the JavaScript of each .ts module, and moduleErrs the syntax error
+	// of each that did not parse (thrown if it is imported).
+	maps       map[string]*typescript.Result
+	modules    map[string]string
+	moduleErrs map[string]string
+}
+
+// transpile strips the types of req's TypeScript: its code, when it is
+// TypeScript, and each module whose name ends in ".ts".
+func transpile(req contract.Request) *transpiled {
+	t := &transpiled{code: req.Code, module: req.Format == contract.FormatModule}
+	for name, src := range req.Modules {
+		if !contract.IsTypeScriptModule(name) {
+			continue
+		}
+		r, err := typescript.Module(src)
+		if err != nil {
+			if t.moduleErrs == nil {
+				t.moduleErrs = map[string]string{}
+			}
+			t.moduleErrs[name] = "SyntaxError: " + typeScriptError(name, err).Message + positionOf(err)
+			continue
+		}
+		t.add(name, r)
+		if t.modules == nil {
+			t.modules = map[string]string{}
+		}
+		t.modules[name] = r.Code
+	}
 	if !req.IsTypeScript() {
-		return req.Code, module, nil
+		return t
 	}
 	var r *typescript.Result
 	var err error
@@ -38,17 +74,27 @@ func (x *execution) transpile(req contract.Request) (code string, module bool, e
 		r, err = typescript.Body(req.Code)
 		if bodyErr, ok := err.(*typescript.SyntaxError); ok {
 			if r, err = typescript.Module(req.Code); err == nil {
-				module = true
+				t.module = true
 			} else if modErr, ok := err.(*typescript.SyntaxError); ok && !after(modErr.Line, modErr.Column, bodyErr.Line, bodyErr.Column) {
 				err = bodyErr
 			}
 		}
 	}
 	if err != nil {
-		return "", false, typeScriptError(codeFile, err)
+		t.err = typeScriptError(codeFile, err)
+		return t
 	}
-	x.transformed(codeFile, r)
-	return r.Code, module, nil
+	t.add(codeFile, r)
+	t.code = r.Code
+	return t
+}
+
+// add records the map back from file's JavaScript to its TypeScript.
+func (t *transpiled) add(file string, r *typescript.Result) {
+	if t.maps == nil {
+		t.maps = map[string]*typescript.Result{}
+	}
+	t.maps[file] = r
 }
 
 // typeScriptError is the envelope's error for TypeScript esbuild could
@@ -85,20 +131,11 @@ func typeScriptError(file string, err error) *contract.Error {
 	return e
 }
 
-// transformed records the map back from file's JavaScript to its
-// TypeScript.
-func (x *execution) transformed(file string, r *typescript.Result) {
-	if x.typescript == nil {
-		x.typescript = map[string]*typescript.Result{}
-	}
-	x.typescript[file] = r
-}
-
 // mapOrigin answers the source host function's position form ("L:C",
 // 1-based, in the JavaScript the engine ran): "1L:C" in the TypeScript
 // file was written in, or "0" for a file that was not TypeScript.
 func (x *execution) mapOrigin(file, position string) uint32 {
-	r := x.typescript[file]
+	r := x.ts.maps[file]
 	l, c, ok := strings.Cut(position, ":")
 	line, err1 := strconv.Atoi(l)
 	col, err2 := strconv.Atoi(c)
@@ -121,7 +158,7 @@ func (x *execution) setSource(text string) {
 
 // moduleSource is the JavaScript of the request's module name, for the
 // loader: its source, or for a TypeScript module the JavaScript its
-// types were stripped to. ok is false, with the message to throw, when
+// types were stripped to (transpile). ok is false, with the message to throw, when
 // there is no such module or its TypeScript does not parse.
 func (x *execution) moduleSource(name string) (src string, ok bool, message string) {
 	if x.ph == phaseDone {
@@ -130,26 +167,16 @@ func (x *execution) moduleSource(name string) (src string, ok bool, message stri
 	// While the code compiles (phaseCompile) a module's imports are
 	// loaded, which compiles them: none of their code runs until the
 	// code does, with host functions open.
-	if js, done := x.loaded[name]; done {
+	if msg, bad := x.ts.moduleErrs[name]; bad {
+		return "", false, msg
+	}
+	if js, ok := x.ts.modules[name]; ok {
 		return js, true, ""
 	}
 	src, found := x.modules[name]
 	if !found {
 		return "", false, "cannot find module " + strconv.Quote(name) + ": only the modules given with the request can be imported"
 	}
-	if contract.IsTypeScriptModule(name) {
-		r, err := typescript.Module(src)
-		if err != nil {
-			e := typeScriptError(name, err)
-			return "", false, "SyntaxError: " + e.Message + positionOf(err)
-		}
-		x.transformed(name, r)
-		src = r.Code
-	}
-	if x.loaded == nil {
-		x.loaded = map[string]string{}
-	}
-	x.loaded[name] = src
 	return src, true, ""
 }
 
@@ -167,7 +194,7 @@ func (x *execution) moduleText(file string) (string, bool) {
 	if file == codeFile {
 		return x.source, true
 	}
-	if js, ok := x.loaded[file]; ok {
+	if js, ok := x.ts.modules[file]; ok {
 		return js, true
 	}
 	src, ok := x.modules[file]
@@ -257,13 +284,33 @@ func stackPosition(stack string) (line, col int, ok bool) {
 	return line, col, found && err1 == nil && err2 == nil
 }
 
-// warmUpTypeScript is what WarmTypeScript transforms: a little of the
-// syntax the transform lowers (an enum, a parameter property, a
-// decorator), so that the paths a request takes are warm.
-const warmUpTypeScript = `enum E { A = 1 }
-function d(t: any, c: ClassMethodDecoratorContext) { return t; }
-class C { constructor(private readonly x: number) {} @d m(): number { return this.x + E.A; } }
-return new C(1).m() satisfies number;`
+// warmUpTypeScript is what WarmTypeScript transforms: the syntax tool
+// code is made of (interfaces and type aliases, generics, an enum, a
+// class with parameter properties, private and static members and a
+// getter, a decorator, arrow functions, destructuring, template
+// literals, optional chaining and nullish assignment, async code), so
+// that the paths a request's transform takes are warm.
+const warmUpTypeScript = `interface Item<T = unknown> { id: string; value?: T; tags: readonly string[] }
+type Index<T> = Record<string, Item<T>> & { size: number };
+enum Kind { A = "a", B = "b" }
+declare const dropped: number;
+function logged(target: any, ctx: ClassMethodDecoratorContext) { return target; }
+abstract class Base<T> { protected abstract name(): string; static count = 0; #secret = 1; get secret(): number { return this.#secret; } }
+class Store<T extends object> extends Base<T> implements Iterable<Item<T>> {
+  private readonly items = new Map<string, Item<T>>();
+  constructor(public readonly label: string, private limit = 10) { super(); Base.count++; }
+  protected name(): string { return ` + "`store ${this.label}`" + `; }
+  @logged add(item: Item<T>): this { this.items.set(item.id, item); return this; }
+  *[Symbol.iterator](): Iterator<Item<T>> { yield* this.items.values(); }
+  async first(): Promise<Item<T> | undefined> { for (const it of this) return it; return undefined; }
+}
+const pick = <T, K extends keyof T>(o: T, ...keys: K[]): Pick<T, K> => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+const { a = 1, ...rest }: { a?: number; [k: string]: unknown } = input ?? {};
+let cache: Index<number> | null = null;
+cache ??= { size: 0 } as Index<number>;
+const n = (globalThis as { external?: { n: number } }).external?.n ?? (rest.b as number | undefined) ?? a;
+const s = new Store<{ x: number }>("s").add({ id: "1", tags: [Kind.A] });
+return { n, first: (await s.first())?.id, picked: pick({ x: 1, y: 2 }, "x"), kinds: Object.values(Kind), size: cache.size } satisfies object;`
 
 // WarmTypeScript runs one small transform, for a child of the
 // TypeScript profile during its start-up: esbuild's first transform in
