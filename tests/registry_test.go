@@ -15,7 +15,7 @@ import (
 // heap snapshot by the compile child, and each child has its own copy.
 
 var registryTestModules = map[string]string{
-	"lib":      `export const VERSION = "4.17.21"; export const state = { calls: 0 }; export function chunk(xs, n) { const out = []; for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n)); return out; } export default { VERSION };`,
+	"lib":        `export const VERSION = "4.17.21"; export const state = { calls: 0 }; export function chunk(xs, n) { const out = []; for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n)); return out; } export default { VERSION };`,
 	"helpers.ts": "import { chunk } from 'lib';\nexport const pairs = (xs: number[]): number[][] => chunk(xs, 2);",
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,5 +153,35 @@ func writeFile(t *testing.T, path string, b []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRegistrySnapshotKey: a snapshot records the registered modules it
+// holds: another set (or none) has another file, and a snapshot made
+// with one set is refused by an engine with another.
+func TestRegistrySnapshotKey(t *testing.T) {
+	ctx := context.Background()
+	a, _ := registry.New(testRegistryModules, 8<<20)
+	b, _ := registry.New(testRegistryModules[:1], 8<<20)
+	if SnapshotFile(a.Digest()) == SnapshotFile(b.Digest()) || SnapshotFile(a.Digest()) == SnapshotFile("") {
+		t.Fatal("two registries share a snapshot file")
+	}
+	e, err := New(ctx, Config{CacheDir: testCacheDir, Registry: NewRegistry(a)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	dir := t.TempDir()
+	if err := e.WriteSnapshot(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, filepath.FromSlash(SnapshotFile(a.Digest())))
+	other, err := New(ctx, Config{CacheDir: testCacheDir, Registry: NewRegistry(b), Snapshot: path, SnapshotSHA256: fileDigest(t, path)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close(ctx)
+	if _, err := other.NewVM(ctx, contract.DefaultLimits.MemoryBytes); !errors.Is(err, ErrSnapshotRefused) {
+		t.Fatalf("a snapshot of another registry: %v", err)
 	}
 }
