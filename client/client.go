@@ -100,10 +100,12 @@ func New(baseURL string, opts Options) (*Client, error) {
 // requestBody is what POST /v1/executions takes: contract.Request
 // without its id, which travels in IDHeader.
 type requestBody struct {
-	Code    string            `json:"code"`
-	Input   json.RawMessage   `json:"input,omitempty"`
-	Limits  contract.Limits   `json:"limits"`
-	Modules map[string]string `json:"modules,omitempty"`
+	Code     string            `json:"code"`
+	Input    json.RawMessage   `json:"input,omitempty"`
+	Limits   contract.Limits   `json:"limits"`
+	Modules  map[string]string `json:"modules,omitempty"`
+	Language string            `json:"language,omitempty"`
+	Format   string            `json:"format,omitempty"`
 }
 
 // validID reports whether id is 1-64 of [A-Za-z0-9_-], the ids the
@@ -175,7 +177,8 @@ func (c *Client) do(ctx context.Context, req contract.Request, accept string, re
 		return contract.Fail(err, req.Limits), err
 	}
 	ex := &execution{c: c, id: id}
-	body, err := json.Marshal(requestBody{Code: req.Code, Input: req.Input, Limits: req.Limits, Modules: req.Modules})
+	body, err := json.Marshal(requestBody{Code: req.Code, Input: req.Input, Limits: req.Limits, Modules: req.Modules,
+		Language: req.Language, Format: req.Format})
 	if err != nil {
 		err = contract.Errorf(contract.ContractError, "encode the request: %v", err)
 		return contract.Fail(err, req.Limits), err

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"cmp"
+	"github.com/wardenhq/warden/contract"
 	"slices"
 	"time"
 
@@ -91,3 +92,8 @@ func boolRank(b bool) int {
 	}
 	return 0
 }
+
+// Limits are the limits in force: what a request gets for a limit it
+// leaves unset (Config.Defaults, resolved) and the most it may ask for
+// (Config.Caps).
+func (s *Supervisor) Limits() (defaults, caps contract.Limits) { return s.cfg.Defaults, s.cfg.Caps }

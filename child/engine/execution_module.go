@@ -135,7 +135,10 @@ func typeScriptError(file string, err error) *contract.Error {
 // 1-based, in the JavaScript the engine ran): "1L:C" in the TypeScript
 // file was written in, or "0" for a file that was not TypeScript.
 func (x *execution) mapOrigin(file, position string) uint32 {
-	r := x.ts.maps[file]
+	var r *typescript.Result
+	if x.ts != nil {
+		r = x.ts.maps[file]
+	}
 	l, c, ok := strings.Cut(position, ":")
 	line, err1 := strconv.Atoi(l)
 	col, err2 := strconv.Atoi(c)
@@ -167,11 +170,13 @@ func (x *execution) moduleSource(name string) (src string, ok bool, message stri
 	// While the code compiles (phaseCompile) a module's imports are
 	// loaded, which compiles them: none of their code runs until the
 	// code does, with host functions open.
-	if msg, bad := x.ts.moduleErrs[name]; bad {
-		return "", false, msg
-	}
-	if js, ok := x.ts.modules[name]; ok {
-		return js, true, ""
+	if x.ts != nil {
+		if msg, bad := x.ts.moduleErrs[name]; bad {
+			return "", false, msg
+		}
+		if js, ok := x.ts.modules[name]; ok {
+			return js, true, ""
+		}
 	}
 	src, found := x.modules[name]
 	if !found {
@@ -194,8 +199,10 @@ func (x *execution) moduleText(file string) (string, bool) {
 	if file == codeFile {
 		return x.source, true
 	}
-	if js, ok := x.ts.modules[file]; ok {
-		return js, true
+	if x.ts != nil {
+		if js, ok := x.ts.modules[file]; ok {
+			return js, true
+		}
 	}
 	src, ok := x.modules[file]
 	return src, ok

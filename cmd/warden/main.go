@@ -34,6 +34,7 @@ commands:
   doctor  list each layer of defence as active or missing, with why
   serve   run the daemon: the HTTP API over a supervisor (docs/daemon.md)
   stress  run the attack corpus mixed with benign traffic and faults, check every outcome, audit for leaks
+  mcp     serve the run_javascript tool to an MCP client over stdio (docs/mcp.md)
 
 run 'warden <command> -h' for the flags of a command
 `
@@ -61,6 +62,8 @@ func doMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdServe(args[1:], stdout, stderr)
 	case "stress":
 		return cmdStress(args[1:], stdout, stderr)
+	case "mcp":
+		return cmdMCP(args[1:], stdin, stdout, stderr)
 	case "child":
 		// Only meaningful when started by a supervisor (RunIfChild above
 		// serves before we get here).

@@ -75,15 +75,26 @@ func (o *runOptions) readInputAndData(input, inputFile, dataFile string) error {
 		return fmt.Errorf("the input is %s", contract.WhyNotJSON(o.req.Input))
 	}
 	if dataFile != "" {
-		b, err := readFileCapped("--data", dataFile, maxDataFileBytes)
-		if err != nil {
+		var err error
+		if o.data, err = readDataFile(dataFile); err != nil {
 			return err
-		}
-		if err := json.Unmarshal(b, &o.data); err != nil || o.data == nil {
-			return fmt.Errorf("--data %s: want a JSON object: %v", dataFile, err)
 		}
 	}
 	return nil
+}
+
+// readDataFile reads --data's JSON object, whose keys answer
+// host.request(name, args).
+func readDataFile(path string) (map[string]json.RawMessage, error) {
+	b, err := readFileCapped("--data", path, maxDataFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	var data map[string]json.RawMessage
+	if err := json.Unmarshal(b, &data); err != nil || data == nil {
+		return nil, fmt.Errorf("--data %s: want a JSON object: %v", path, err)
+	}
+	return data, nil
 }
 
 func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOptions, error) {
