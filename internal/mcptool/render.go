@@ -88,7 +88,7 @@ func inputSchema(cfg Config) json.RawMessage {
 		"additionalProperties": false,
 		"required":             []string{"code"},
 		"properties": map[string]any{
-			"code": map[string]any{"type": "string", "description": "The body of an async function of input: `return` the result. Or an ES module (with import/export) whose default export is the result, called with input when it is a function."},
+			"code":  map[string]any{"type": "string", "description": "The body of an async function of input: `return` the result. Or an ES module (with import/export) whose default export is the result, called with input when it is a function."},
 			"input": map[string]any{"description": "Any JSON value, bound to the code's input."},
 			"language": map[string]any{"type": "string", "enum": []string{contract.LanguageJavaScript, contract.LanguageTypeScript},
 				"description": "typescript: the types are stripped (never checked) before the code runs. Default javascript."},

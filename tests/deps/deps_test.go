@@ -34,6 +34,8 @@ var known = map[string]string{
 	"uniseg": "github.com/rivo/uniseg",
 	// TypeScript's types stripped (internal/typescript).
 	"esbuild": "github.com/evanw/esbuild",
+	// The MCP server (internal/mcptool, `warden mcp`).
+	"go-sdk": "github.com/modelcontextprotocol/go-sdk",
 	// The daemon's (server/).
 	"prometheus": "github.com/prometheus/client_golang",
 	"x/time":     "golang.org/x/time",
@@ -61,6 +63,7 @@ var only = map[string][]string{
 	"go-containerregistry": {"build/image"},
 	"uniseg":               {"child/engine/intl"},
 	"esbuild":              {"internal/typescript", "build/modules"},
+	"go-sdk":               {"internal/mcptool", "cmd/warden"},
 }
 
 // stdOnly are the packages an embedder links for the public API: they
