@@ -92,7 +92,7 @@ func newMetrics(sup *supervisor.Supervisor) *metrics {
 		&childrenCollector{stats: stats,
 			all: prometheus.NewDesc("warden_children", "Child processes by state, all memory profiles together.", []string{"state"}, nil),
 			byProfile: prometheus.NewDesc("warden_profile_children",
-				"Child processes by memory profile (its memory bucket in bytes) and state; waiting counts executions waiting for a child.", []string{"memory_bytes", "state"}, nil)},
+				"Child processes by profile (its memory bucket in bytes, and javascript or typescript: TypeScript's children warm esbuild) and state; waiting counts executions waiting for a child.", []string{"memory_bytes", "language", "state"}, nil)},
 	)
 	return m
 }
@@ -116,8 +116,12 @@ func (c *childrenCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for _, pr := range p.ByProfile {
 		mem := strconv.FormatInt(pr.MemoryBytes, 10)
+		lang := contract.LanguageJavaScript
+		if pr.TypeScript {
+			lang = contract.LanguageTypeScript
+		}
 		for state, n := range childStates(pr.Idle, pr.Busy, pr.Spawning, pr.Waiting) {
-			ch <- prometheus.MustNewConstMetric(c.byProfile, prometheus.GaugeValue, float64(n), mem, state)
+			ch <- prometheus.MustNewConstMetric(c.byProfile, prometheus.GaugeValue, float64(n), mem, lang, state)
 		}
 	}
 }

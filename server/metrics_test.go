@@ -29,14 +29,14 @@ func TestChildrenByProfile(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	busy := fmt.Sprintf(`warden_profile_children{memory_bytes="%d",state="busy"}`, mem)
+	busy := fmt.Sprintf(`warden_profile_children{language="javascript",memory_bytes="%d",state="busy"}`, mem)
 	waitFor(t, 10*time.Second, "a busy child in the 32 MiB profile", func() bool { return d.metric(t, busy) == 1 })
 	def := contract.DefaultLimits.MemoryBytes
-	if v := d.metric(t, fmt.Sprintf(`warden_profile_children{memory_bytes="%d",state="busy"}`, def)); v != 0 {
+	if v := d.metric(t, fmt.Sprintf(`warden_profile_children{language="javascript",memory_bytes="%d",state="busy"}`, def)); v != 0 {
 		t.Errorf("busy children of the default profile = %v, want 0", v)
 	}
 	waitFor(t, 10*time.Second, "the default profile's idle children", func() bool {
-		return d.metric(t, fmt.Sprintf(`warden_profile_children{memory_bytes="%d",state="idle"}`, def)) >= 1
+		return d.metric(t, fmt.Sprintf(`warden_profile_children{language="javascript",memory_bytes="%d",state="idle"}`, def)) >= 1
 	})
 	cancel()
 	<-done

@@ -1,11 +1,14 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wardenhq/warden/contract"
 )
 
 // TestRegisteredModulesPerTenant: modules_dir registers modules; a
@@ -29,6 +32,12 @@ func TestRegisteredModulesPerTenant(t *testing.T) {
 		if res := envelope(t, b); r.StatusCode != http.StatusOK || !res.OK || string(res.Value) != "42" {
 			t.Fatalf("%d %s", r.StatusCode, b)
 		}
+	}
+	// TypeScript's children are a profile of their own, which the
+	// metrics tell apart (two profiles of one bucket once made /metrics
+	// a 500).
+	if v := d.metric(t, fmt.Sprintf(`warden_profile_children{language="typescript",memory_bytes="%d",state="busy"}`, contract.DefaultLimits.MemoryBytes)); v < 0 {
+		t.Fatal("no TypeScript profile in /metrics")
 	}
 	r, b := d.call(t, "POST", "/v1/executions", umbrellaToken, `{"code":"import s from 'secret'; export default s;"}`)
 	res := envelope(t, b)

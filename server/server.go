@@ -133,6 +133,7 @@ func New(cfg *Config, opt Options) (*Server, error) {
 	for _, r := range Routes {
 		s.mux.HandleFunc(r.Pattern, s.route(r))
 	}
+	s.mux.Handle(MCPPath, s.mcpHandler())
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, &contract.Error{Type: NotFound, Message: "no such route: " + r.URL.Path})
 	})

@@ -119,9 +119,12 @@ func Description(cfg Config) string {
 	} else {
 		b.WriteString("No library modules are installed: only modules passed in `modules` can be imported.\n")
 	}
-	if len(cfg.Data) > 0 {
+	switch {
+	case cfg.Handler != nil:
+		fmt.Fprintf(&b, "host.request(name, args) is answered by %s.\n", cfg.HandlerNote)
+	case len(cfg.Data) > 0:
 		fmt.Fprintf(&b, "host.request(name, args) answers: %s.\n", strings.Join(sortedKeys(cfg.Data), ", "))
-	} else {
+	default:
 		b.WriteString("No data source is configured: host.request rejects.\n")
 	}
 	b.WriteString("A failed run (a thrown error, a limit) comes back as an error with its type (UserCodeError, TimeoutError, ResourceError, ...), message and stack.")

@@ -36,9 +36,14 @@ type Config struct {
 	Defaults, Caps contract.Limits
 	// Modules are the registered modules code may import (their names).
 	Modules []string
-	// Data answers host.request: static JSON per name. Nil: no data
-	// source, and every request rejects saying so.
+	// Data answers host.request: static JSON per name. Nil (and no
+	// Handler): no data source, and every request rejects saying so.
 	Data map[string]json.RawMessage
+	// Handler, when set, answers host.request instead of Data (a
+	// tenant's webhook); HandlerNote says what it is, for the
+	// description.
+	Handler     contract.DataHandler
+	HandlerNote string
 	// MaxTextBytes cuts the text content a model reads (the structured
 	// content is whole). Default DefaultMaxTextBytes.
 	MaxTextBytes int
@@ -120,6 +125,9 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 
 // data answers host.request from the configured sources.
 func (t *tool) data(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	if t.cfg.Handler != nil {
+		return t.cfg.Handler(ctx, name, args)
+	}
 	if t.cfg.Data == nil {
 		return nil, fmt.Errorf("no data source is configured on this server: host.request(%q) has nothing to answer it", name)
 	}

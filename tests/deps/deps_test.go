@@ -63,7 +63,7 @@ var only = map[string][]string{
 	"go-containerregistry": {"build/image"},
 	"uniseg":               {"child/engine/intl"},
 	"esbuild":              {"internal/typescript", "build/modules"},
-	"go-sdk":               {"internal/mcptool", "cmd/warden"},
+	"go-sdk":               {"internal/mcptool", "cmd/warden", "server"},
 }
 
 // stdOnly are the packages an embedder links for the public API: they
