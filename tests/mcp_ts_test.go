@@ -26,6 +26,9 @@ import (
 // tests/mcp-ts and returns it.
 func tsClientDir(t *testing.T) (node, dir string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the TypeScript SDK's client runs in the full pass (the wazero build does not change what it sees)")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skipf("the TypeScript SDK's client does not run: %v", err)
