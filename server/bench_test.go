@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/mcptool"
 )
 
 // BenchmarkDaemonOverhead measures the daemon's overhead over
@@ -24,7 +27,8 @@ import (
 // throughput of each).
 // "supervisor" is Execute called in process; "json" is POST
 // /v1/executions over loopback HTTP; "sse" the same with Accept:
-// text/event-stream, read to the result event. No figure is asserted
+// text/event-stream, read to the result event; "mcp" the run_javascript
+// tool over /mcp. No figure is asserted
 // (BENCHMARKS.md has them):
 //
 //	go test -run '^$' -bench DaemonOverhead/warm -benchtime 100x -count 3 ./server/
@@ -69,6 +73,25 @@ func BenchmarkDaemonOverhead(b *testing.B) {
 		_, err := d.sup.Execute(context.Background(), contract.Request{Code: "return 1"}, nil)
 		return err
 	}
+	// One MCP session over Streamable HTTP, shared by the goroutines (a
+	// session takes concurrent calls).
+	mcpSession, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: "http://" + d.Addr() + MCPPath,
+			HTTPClient: &http.Client{Transport: bearerTransport{acmeToken, &http.Transport{MaxIdleConnsPerHost: 16}}}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer mcpSession.Close()
+	callMCP := func() error {
+		res, err := mcpSession.CallTool(context.Background(), &mcp.CallToolParams{Name: mcptool.ToolName, Arguments: map[string]any{"code": "return 1"}})
+		if err != nil {
+			return err
+		}
+		if res.IsError {
+			return fmt.Errorf("the tool failed: %+v", res.StructuredContent)
+		}
+		return nil
+	}
 	modes := []struct {
 		name string
 		run  func() error
@@ -104,6 +127,8 @@ func BenchmarkDaemonOverhead(b *testing.B) {
 		}},
 		{"json", func() error { return post(false) }},
 		{"sse", func() error { return post(true) }},
+		// run_javascript over /mcp (Streamable HTTP, one session).
+		{"mcp", callMCP},
 	}
 	// Warm: one execution at a time, each with a warm child waiting for
 	// it: the latency of the path itself, spawns off it.
@@ -193,4 +218,16 @@ func waitIdle(d *Daemon, n int) {
 	for d.sup.Stats().Pool.Idle < n && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// bearerTransport adds a token to every request.
+type bearerTransport struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
 }

@@ -13,22 +13,13 @@ import (
 	"github.com/wardenhq/warden/contract"
 )
 
-// bearer adds a token to every request of an HTTP client.
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // mcpClient connects the Go SDK's client to the daemon's /mcp with
 // token.
 func mcpClient(t *testing.T, d *testDaemon, token string) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "warden-test", Version: "v0"}, nil)
 	s, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: d.url + MCPPath,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+		HTTPClient: &http.Client{Transport: bearerTransport{token, http.DefaultTransport}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,5 +108,9 @@ func TestMCPOverHTTP(t *testing.T) {
 	}
 	waitFor(t, 5*time.Second, "the cancelled execution to end", func() bool {
 		return d.metric(t, `warden_executions_total{error_type="AbortError",outcome="error"}`) >= 1
+	})
+	// Its child is gone long before the runaway's 20 s deadline.
+	waitFor(t, 5*time.Second, "no child busy after the cancel", func() bool {
+		return d.metric(t, `warden_children{state="busy"}`) == 0
 	})
 }
