@@ -3,6 +3,12 @@
 
 GO       ?= go
 WASM     := child/engine/wasm/quickjs.wasm
+# The Go files that embed the module and the Intl data into `make
+# build`'s binary, generated with them (build/embedded.sh) and, like
+# them, git-ignored: a build from the module alone (go install) has
+# neither and finds both at run time (`warden setup`).
+WASM_GO  := child/engine/wasm_embedded.go
+INTL_GO  := child/engine/intl/data_embedded.go
 # The engine's Intl data, generated from the pinned CLDR packages
 # (build/intl; `make intl-data`).
 INTL     := child/engine/intl/data/supplemental.json
@@ -10,8 +16,9 @@ INTL     := child/engine/intl/data/supplemental.json
 # packages (build/modules; `make modules`): lodash-es.js marks it made.
 MODULES_DIR := modules
 MODULES     := $(MODULES_DIR)/lodash-es.js
-WASM_PKG := $(shell sed -n 's/^const WasmPackage = "\(.*\)"/\1/p' child/engine/wasm.go)
-WASM_SHA := $(shell sed -n 's/^const WasmSHA256 = "\(.*\)"/\1/p' child/engine/wasm.go)
+PINS     := internal/runtimefiles/runtimefiles.go
+WASM_PKG := $(shell sed -n 's/^const WasmPackage = "\(.*\)"/\1/p' $(PINS))
+WASM_SHA := $(shell sed -n 's/^const WasmSHA256 = "\(.*\)"/\1/p' $(PINS))
 TEST_FLAGS ?= -count=1 -timeout 20m
 
 .PHONY: build test test-stock wasm intl-data modules proto bench vet clean fuzz wazero-patch wazero-test
@@ -43,7 +50,7 @@ wazero-test: wazero-patch
 
 # A static binary (no cgo): no dynamic loader or libc to map in every
 # child, which starts ~3 ms faster and 1.3 MiB smaller (BENCHMARKS.md).
-build: $(WASM) $(INTL) $(WAZERO_DEP)
+build: $(WASM_GO) $(INTL_GO) $(WAZERO_DEP)
 	CGO_ENABLED=0 $(GO) build -o bin/warden ./cmd/warden
 
 # An OCI image of bin/warden on an empty base, written by build/image
@@ -58,7 +65,7 @@ image: build
 # wazero's tests of what the patch touches, each fuzz target for a few
 # thousand executions, then every test again on stock wazero (what a plain `go build`
 # by an embedder gets).
-test: $(WASM) $(INTL) $(MODULES) build $(if $(WAZERO_DEP),wazero-test) cross
+test: $(WASM_GO) $(INTL_GO) $(MODULES) build $(if $(WAZERO_DEP),wazero-test) cross
 	$(GO) vet ./...
 	$(GO) test -tags wardenfaults $(TEST_FLAGS) ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME) WAZERO_PATCH=$(WAZERO_PATCH)
@@ -68,7 +75,7 @@ test: $(WASM) $(INTL) $(MODULES) build $(if $(WAZERO_DEP),wazero-test) cross
 # then returns supervisor.ErrUnsupportedPlatform), Windows the contract,
 # the client and the supervisor.
 .PHONY: cross
-cross: $(WASM) $(INTL)
+cross: $(WASM_GO) $(INTL_GO)
 	GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	GOOS=windows $(GO) build ./contract ./client ./supervisor
 
@@ -88,7 +95,7 @@ soak: build
 # packages that run the same supervisor on either build (the CLI, the
 # daemon, the client, deploy) ran in the full pass.
 STOCK_PACKAGES := ./child/... ./supervisor/... ./internal/attacks/... ./tests/...
-test-stock: $(WASM) $(INTL) $(MODULES)
+test-stock: $(WASM_GO) $(INTL_GO) $(MODULES)
 	@echo "the engine's tests again, on stock wazero (-short)"
 	GOFLAGS= $(GO) test -short -tags wardenfaults $(TEST_FLAGS) $(STOCK_PACKAGES)
 
@@ -118,7 +125,7 @@ FUZZ_TARGETS := \
 	./internal/strictjson:FuzzUnmarshalStruct:60000 \
 	./server:FuzzDecodeExecuteBody:8000 \
 	./child/engine/intl:FuzzCall:20000
-fuzz: $(WASM) $(INTL) $(WAZERO_DEP)
+fuzz: $(WASM_GO) $(INTL_GO) $(WAZERO_DEP)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; execs=$${rest#*:}; \
 		ft="$(FUZZTIME)"; [ -n "$$ft" ] || ft=$${execs}x; \
@@ -129,14 +136,21 @@ fuzz: $(WASM) $(INTL) $(WAZERO_DEP)
 $(WASM):
 	@$(MAKE) --no-print-directory wasm
 
-$(INTL): build/intl/packages.sha256 build/intl/main.go
+$(INTL): internal/intlgen/packages.sha256 internal/intlgen/generate.go internal/intlgen/regions.go internal/intlgen/sections.go build/intl/main.go
 	@$(MAKE) --no-print-directory intl-data
 
-# Fetch the CLDR packages build/intl/packages.sha256 pins with the
+# Fetch the CLDR packages internal/intlgen/packages.sha256 pins with the
 # ordinary npm client, check their SHA-256, and generate the engine's
-# Intl data from them (build/intl/fetch.sh).
+# Intl data from them (build/intl), then the Go file embedding it.
 intl-data:
-	@sh build/intl/fetch.sh child/engine/intl/data
+	@GOFLAGS= $(GO) run ./build/intl -out child/engine/intl/data
+	@sh build/embedded.sh intl
+
+$(WASM_GO): $(WASM)
+	@sh build/embedded.sh wasm
+
+$(INTL_GO): $(INTL)
+	@sh build/embedded.sh intl
 
 $(MODULES): build/modules/packages.sha256 build/modules/main.go
 	@$(MAKE) --no-print-directory modules
@@ -149,7 +163,8 @@ modules:
 	@sh build/modules/fetch.sh $(MODULES_DIR)
 
 # Fetch quickjs.wasm with the ordinary npm client and check its SHA-256
-# against the constant in child/engine/wasm.go.
+# against the pin in internal/runtimefiles, then write the Go file
+# embedding it.
 wasm:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	echo "fetching $(WASM_PKG) with npm pack"; \
@@ -158,7 +173,8 @@ wasm:
 	if [ "$$got" != "$(WASM_SHA)" ]; then \
 		echo "quickjs.wasm sha256 mismatch: got $$got, want $(WASM_SHA)" >&2; exit 1; fi; \
 	mkdir -p $(dir $(WASM)); cp "$$tmp/package/quickjs.wasm" $(WASM); \
-	echo "$(WASM) ok (sha256 $$got)"
+	echo "$(WASM) ok (sha256 $$got)"; \
+	sh build/embedded.sh wasm
 
 # Regenerate ipc/pb (committed; only needed after changing warden.proto).
 # protoc comes from Debian's protobuf-compiler; the plugins are built at
@@ -172,10 +188,10 @@ proto:
 	GOBIN=$$gobin $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION); \
 	PATH=$$gobin:$$PATH sh ipc/generate.sh
 
-bench: $(WASM) $(INTL) $(WAZERO_DEP)
+bench: $(WASM_GO) $(INTL_GO) $(WAZERO_DEP)
 	$(GO) test -run '^$$' -bench . -benchtime 20x -count 5 ./child/engine/
 
-vet: $(WASM) $(INTL) $(WAZERO_DEP)
+vet: $(WASM_GO) $(INTL_GO) $(WAZERO_DEP)
 	$(GO) vet ./...
 
 clean:
@@ -190,6 +206,6 @@ VMTEST_TIMEOUT ?= 15m
 ifeq ($(WAZERO_PATCH),1)
 vmtest: export GOFLAGS := $(strip $(filter-out -modfile=%,$(GOFLAGS)) -modfile=$(CURDIR)/$(WAZERO_DIR)/go.mod)
 endif
-vmtest: $(WASM) $(INTL) $(WAZERO_DEP)
+vmtest: $(WASM_GO) $(INTL_GO) $(WAZERO_DEP)
 	timeout $(VMTEST_TIMEOUT) sh tests/vm/build.sh
 	WARDEN_VM_DIR=$(CURDIR)/.cache/vm $(GO) test -count=1 -v -timeout $(VMTEST_TIMEOUT) ./tests/vm/

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wardenhq/warden/child/engine"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/runtimefiles"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -35,6 +36,17 @@ func newEngine(ctx context.Context, cfg ipc.ChildConfig) (*engine.Engine, error)
 	}
 	if r := cfg.Registry; r != nil {
 		ecfg.Registry = engine.RegistryFromFile(filepath.Join(cfg.CacheDir, filepath.FromSlash(r.File)), r.Digest, r.Names, r.HeapBytes)
+	}
+	// A binary without its own Intl data reads the pack `warden setup`
+	// wrote: a serving child only the one the supervisor recorded, and
+	// checks its digest at its first Intl call; the compile child (no
+	// record yet, trusted code only) whatever is there.
+	if pack := filepath.Join(cfg.CacheDir, runtimefiles.IntlFile()); cfg.CacheDigests != nil {
+		if sum, ok := cfg.CacheDigests[runtimefiles.IntlFile()]; ok {
+			ecfg.IntlPack, ecfg.IntlPackSHA256 = pack, sum
+		}
+	} else if _, err := os.Lstat(pack); err == nil {
+		ecfg.IntlPack = pack
 	}
 	// The heap snapshot this build would use, if the supervisor recorded
 	// one (the compile child made it): its name holds its key, so a

@@ -26,6 +26,7 @@ package child
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -37,6 +38,7 @@ import (
 	"github.com/wardenhq/warden/child/engine"
 	"github.com/wardenhq/warden/child/seccomp"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/runtimefiles"
 	"github.com/wardenhq/warden/ipc"
 )
 
@@ -72,6 +74,9 @@ func Main() int {
 	if cfg.CompileOnly {
 		if err := compileOnly(context.Background(), cfg, logger); err != nil {
 			logger.Error("compile child failed", "error", err.Error())
+			if errors.Is(err, runtimefiles.ErrNoWasm) {
+				return 4 // the supervisor's compileExitNoWasm
+			}
 			return 3
 		}
 		return 0

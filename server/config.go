@@ -59,9 +59,12 @@ type Config struct {
 
 // SupervisorConfig is the part of supervisor.Config the daemon exposes.
 type SupervisorConfig struct {
-	PoolSize     int           `yaml:"pool_size"`
-	MaxChildren  int           `yaml:"max_children"`
-	CacheDir     string        `yaml:"cache_dir"`
+	PoolSize    int    `yaml:"pool_size"`
+	MaxChildren int    `yaml:"max_children"`
+	CacheDir    string `yaml:"cache_dir"`
+	// WasmFile is the QuickJS module's file, for a binary built
+	// without it (supervisor.Config.WasmFile; or `warden setup`).
+	WasmFile     string        `yaml:"wasm_file"`
 	QueueTimeout time.Duration `yaml:"queue_timeout"`
 	Defaults     LimitsConfig  `yaml:"defaults"`
 	Caps         LimitsConfig  `yaml:"caps"`
@@ -356,7 +359,7 @@ func (cfg *Config) checkTimeouts() error {
 // SupervisorConfig returns the supervisor's configuration.
 func (cfg *Config) supervisorConfig() supervisor.Config {
 	s := cfg.Supervisor
-	return supervisor.Config{PoolSize: s.PoolSize, MaxChildren: s.MaxChildren, CacheDir: s.CacheDir,
+	return supervisor.Config{PoolSize: s.PoolSize, MaxChildren: s.MaxChildren, CacheDir: s.CacheDir, WasmFile: s.WasmFile,
 		QueueTimeout: s.QueueTimeout, Defaults: s.Defaults.Limits(), Caps: s.Caps.Limits(),
 		ModulesDir: s.ModulesDir, MaxModulesBytes: s.MaxModulesBytes}
 }

@@ -205,6 +205,10 @@ func (sp *processSpawner) runCompileChild(ctx context.Context) error {
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("supervisor: the compile child did not fill the compilation cache %s within %v (Config.StartTimeout, at least %v)", sp.cfg.CacheDir, bound, compileMinTimeout)
 	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == compileExitNoWasm {
+		return noWasmError(sp.cfg.CacheDir)
+	}
 	if err != nil {
 		return fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", sp.cfg.CacheDir, err, logText(stderr.String()))
 	}

@@ -29,6 +29,13 @@ type Config struct {
 	// a directory on its path is not searchable by the children's uid.
 	// Default: DefaultCacheDir (RootCacheDir as root).
 	CacheDir string
+	// WasmFile names a file holding the QuickJS wasm module, for a child
+	// binary built without it (a plain go build or go install: `make
+	// build` embeds it). New checks it against the pinned SHA-256 and
+	// copies it into CacheDir, where children find it; Setup puts it
+	// there too. With neither, and a child binary without the module,
+	// New fails with ErrNoWasm.
+	WasmFile string
 	// PoolSize is the number of idle children kept ready per memory
 	// profile. Default 2.
 	PoolSize int

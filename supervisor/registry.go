@@ -3,7 +3,6 @@ package supervisor
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -61,26 +60,7 @@ func writeRegistry(cacheDir string, set *registry.Set) error {
 	if err != nil {
 		return fmt.Errorf("supervisor: registry: %w", err)
 	}
-	final := filepath.Join(cacheDir, registry.FileName(set.Digest()))
-	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
-		return fmt.Errorf("supervisor: registry: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(final), ".registry-*")
-	if err != nil {
-		return fmt.Errorf("supervisor: registry: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), final)
-	}
-	if err != nil {
+	if err := writeCacheFile(filepath.Join(cacheDir, registry.FileName(set.Digest())), b); err != nil {
 		return fmt.Errorf("supervisor: registry: %w", err)
 	}
 	return nil

@@ -101,6 +101,10 @@ func New(cfg Config) (*Supervisor, error) {
 	if err := resolveCacheDir(&cfg, uids); err != nil {
 		return nil, err
 	}
+	wasmKnown, err := prepareWasm(&cfg)
+	if err != nil {
+		return nil, err
+	}
 	if err := resolveDefaults(&cfg); err != nil {
 		return nil, err
 	}
@@ -123,14 +127,12 @@ func New(cfg Config) (*Supervisor, error) {
 		return nil, err
 	}
 	sp.registry = set
-	if set != nil {
+	if set != nil || !wasmKnown {
 		// Registered modules that cannot be evaluated (an import outside
-		// them, a top level that throws) fail New, not each execution:
-		// the compile child evaluates them now.
-		ctx, cancel := context.WithTimeout(context.Background(), max(cfg.StartTimeout, compileMinTimeout))
-		_, err := sp.compile.wait(ctx, sp.fillCache)
-		cancel()
-		if err != nil {
+		// them, a top level that throws), or a child binary without the
+		// QuickJS module, fail New, not each execution: the compile
+		// child evaluates them, or finds no module, now.
+		if err := sp.waitCompile(cfg); err != nil {
 			sp.close()
 			return nil, err
 		}

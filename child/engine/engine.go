@@ -38,6 +38,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
+	"github.com/wardenhq/warden/child/engine/intl"
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/pagemap"
 )
@@ -86,6 +87,19 @@ type Config struct {
 	// imports by name. Trusted code only: it runs with the prelude's
 	// rights. Nil: none.
 	Registry *Registry
+	// Wasm is the QuickJS module, for a binary that does not embed it
+	// (EmbeddedWasm); WasmFile names a file holding it. With neither,
+	// the engine takes the embedded module, else the one `warden setup`
+	// put in CacheDir (runtimefiles.WasmFile). Whichever it is must be
+	// the pinned module (runtimefiles.WasmSHA256).
+	Wasm     []byte
+	WasmFile string
+	// IntlPack is the Intl data pack (runtimefiles.IntlFile) for a binary
+	// that does not embed the data (intl.Embedded); IntlPackSHA256, when
+	// set, the digest it must have. Without either the binary's own
+	// data, or none (Intl then throws, saying what to run).
+	IntlPack       string
+	IntlPackSHA256 string
 }
 
 // Engine holds the compiled QuickJS module. It is safe for concurrent use;
@@ -93,6 +107,8 @@ type Config struct {
 type Engine struct {
 	cfg   Config
 	cache wazero.CompilationCache
+
+	wasm []byte // the QuickJS module (wasmFor)
 
 	mu       sync.Mutex
 	runtimes map[runtimeKey]*moduleRuntime
@@ -113,8 +129,14 @@ type moduleRuntime struct {
 
 // New validates cfg and compiles the module for cfg.MemoryBytes.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
-	if err := checkWasm(embeddedWasm); err != nil {
+	wasm, err := wasmFor(cfg)
+	if err != nil {
 		return nil, err
+	}
+	if cfg.IntlPack != "" {
+		if err := intl.UsePackFile(cfg.IntlPack, cfg.IntlPackSHA256); err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
 	}
 	defaults, caps, err := contract.ConfigLimits(cfg.Defaults, cfg.Caps)
 	if err != nil {
@@ -127,7 +149,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	// Opened now, while opening files is still allowed (a child's
 	// seccomp filter forbids it later); peakStack reads it.
 	pagemap.Open()
-	e := &Engine{cfg: cfg, runtimes: map[runtimeKey]*moduleRuntime{}}
+	e := &Engine{cfg: cfg, wasm: wasm, runtimes: map[runtimeKey]*moduleRuntime{}}
 	if cfg.CacheDir != "" {
 		dir := filepath.Join(cfg.CacheDir, CacheFlavour())
 		cache, err := wazero.NewCompilationCacheWithDir(dir)
@@ -187,7 +209,7 @@ func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRunt
 		r.Close(ctx)
 		return nil, err
 	}
-	compiled, err := r.CompileModule(withThrowListeners(ctx), embeddedWasm)
+	compiled, err := r.CompileModule(withThrowListeners(ctx), e.wasm)
 	if err != nil {
 		r.Close(ctx)
 		return nil, fmt.Errorf("engine: compile QuickJS module: %w", err)

@@ -2,37 +2,84 @@ package engine
 
 import (
 	"crypto/sha256"
-	_ "embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/wardenhq/warden/internal/runtimefiles"
 )
 
-// The QuickJS wasm module is not committed: `make wasm` fetches it with
-// `npm pack quickjs-wasi@3.7.0`, checks its SHA-256 against WasmSHA256 and
-// puts it at child/engine/wasm/quickjs.wasm. If this line fails to build
-// ("pattern wasm/quickjs.wasm: no matching files found"), run: make wasm
-//
-//go:embed wasm/quickjs.wasm
+// embeddedWasm is the QuickJS module this binary carries: set by
+// wasm_embedded.go, which `make wasm` writes beside wasm/quickjs.wasm
+// (both git-ignored) once the module's SHA-256 is checked, so `make
+// build` embeds it. A build from the module alone (go get, go install)
+// has neither file, compiles, and finds the module at run time
+// (wasmFor).
 var embeddedWasm []byte
 
-// WasmPackage is the npm package the module comes from, pinned.
-const WasmPackage = "quickjs-wasi@3.7.0"
+// WasmSHA256 pins the module (runtimefiles.WasmSHA256).
+const WasmSHA256 = runtimefiles.WasmSHA256
 
-// WasmSHA256 pins the embedded module (package/quickjs.wasm of WasmPackage).
-// The Makefile checks the same value; see docs/quickjs-wasm.md.
-const WasmSHA256 = "c0bd8f296e18cf074969f6401b9ecb72609a1323818ec2b9bf7a8f8d740d1363"
+// EmbeddedWasm reports whether this binary carries the QuickJS module.
+func EmbeddedWasm() bool { return embeddedWasm != nil }
 
-// FetchCommand is what a user runs when the module is missing or wrong.
-const FetchCommand = "make wasm"
-
-func checkWasm(b []byte) error {
-	if len(b) == 0 {
-		return fmt.Errorf("engine: the QuickJS wasm module is missing from this build; run %q and rebuild", FetchCommand)
+// wasmFor is the module an engine of cfg compiles, checked against the
+// pin: Config.Wasm, else the embedded one, else Config.WasmFile, else
+// the one `warden setup` put in Config.CacheDir; with none,
+// runtimefiles.ErrNoWasm naming the three ways.
+func wasmFor(cfg Config) ([]byte, error) {
+	b := cfg.Wasm
+	if b == nil {
+		b = embeddedWasm
 	}
-	if got := sha256Hex(b); got != WasmSHA256 {
-		return fmt.Errorf("engine: the QuickJS wasm module has sha256 %s, want %s (%s); run %q and rebuild", got, WasmSHA256, WasmPackage, FetchCommand)
+	if b == nil {
+		path := cfg.WasmFile
+		if path == "" && cfg.CacheDir != "" {
+			path = filepath.Join(cfg.CacheDir, runtimefiles.WasmFile())
+		}
+		if path == "" {
+			return nil, fmt.Errorf("engine: %w", runtimefiles.NoWasmError("the cache directory (none was given)"))
+		}
+		var err error
+		b, err = readNoFollow(path)
+		if errors.Is(err, fs.ErrNotExist) && cfg.WasmFile == "" {
+			return nil, fmt.Errorf("engine: %w", runtimefiles.NoWasmError(cfg.CacheDir))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("engine: the QuickJS wasm module: %w", err)
+		}
 	}
-	return nil
+	if err := runtimefiles.CheckWasm(b); err != nil {
+		return nil, fmt.Errorf("engine: %w; run `warden setup` again, or build with `make build`", err)
+	}
+	return b, nil
+}
+
+// readNoFollow reads a regular file, refusing a symbolic link as the
+// last element (the cache's rule: a link could point anywhere).
+func readNoFollow(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
 }
 
 // sha256Hex is the hex SHA-256 of b.

@@ -69,6 +69,7 @@ type benchOptions struct {
 	n, conc, poolSize, spawnConc          int
 	asJSON, skipInProcess, skipReference  bool
 	rate                                  float64
+	wasmFile                              *string
 	cacheDir                              string
 	noCgroups, noNS, noSeccomp, noRlimits bool
 	keepWarm                              time.Duration
@@ -137,6 +138,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (o benchOptions, exit int,
 	fs.BoolVar(&o.skipInProcess, "no-in-process", false, "skip the in-process comparison")
 	fs.BoolVar(&o.skipReference, "no-reference", false, "skip the reference run: the same script through a `node -e` process per execution")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process)")
+	o.wasmFile = wasmFlag(fs)
 	fs.BoolVar(&o.noCgroups, "no-cgroups", false, "switch the cgroup layer off (RLIMIT_DATA fallback)")
 	fs.BoolVar(&o.noNS, "no-namespaces", false, "switch the child's namespaces off")
 	fs.BoolVar(&o.noSeccomp, "no-seccomp", false, "switch the child's seccomp filter off")
@@ -250,7 +252,7 @@ func startBenchSupervisor(o benchOptions, stderr io.Writer) (*supervisor.Supervi
 		cg = supervisor.CgroupsOff
 	}
 	return supervisor.New(supervisor.Config{
-		CacheDir: o.cacheDir, PoolSize: o.poolSize, SpawnConcurrency: o.spawnConc, QueueTimeout: time.Minute,
+		CacheDir: o.cacheDir, WasmFile: *o.wasmFile, PoolSize: o.poolSize, SpawnConcurrency: o.spawnConc, QueueTimeout: time.Minute,
 		Cgroups: cg, NoNamespaces: o.noNS, NoSeccomp: o.noSeccomp, NoRlimits: o.noRlimits, ReapedUsage: o.reapedUsage, KeepWarm: o.keepWarm,
 		ModulesDir: o.modulesDir,
 		Logger:     warnLogger(stderr),
@@ -284,7 +286,8 @@ func benchInProcess(ctx context.Context, o benchOptions, req contract.Request, r
 	if err != nil {
 		return err
 	}
-	eng, err := engine.New(ctx, engine.Config{CacheDir: inProcessCacheDir(o.cacheDir), CloseOnContextDone: true, Registry: reg})
+	wasm, pack := inProcessFiles(o.cacheDir, *o.wasmFile)
+	eng, err := engine.New(ctx, engine.Config{CacheDir: inProcessCacheDir(o.cacheDir), CloseOnContextDone: true, Registry: reg, WasmFile: wasm, IntlPack: pack})
 	if err != nil {
 		return err
 	}

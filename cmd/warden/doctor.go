@@ -35,6 +35,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	modulesDir := fs.String("modules", "", "a directory of host-approved modules to register, as warden run --modules and serve's modules_dir do: doctor lists them")
+	wasm := wasmFlag(fs)
 	singleValued(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -45,7 +46,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	// The queue waits as long as `warden run`'s: a first run fills the
 	// compilation cache and writes the heap snapshot first, which takes
 	// seconds on a slow machine (an emulated VM: the VM lane).
-	checks := doctorChecks(supervisor.Config{PoolSize: 1, QueueTimeout: 30 * time.Second, ModulesDir: *modulesDir})
+	checks := doctorChecks(supervisor.Config{PoolSize: 1, QueueTimeout: 30 * time.Second, ModulesDir: *modulesDir, WasmFile: *wasm})
 	if *asJSON {
 		writeJSON(stdout, checks)
 	} else {

@@ -4,6 +4,7 @@
 //	warden bench [flags] [FILE.js] measure the supervisor against the in-process engine
 //	warden doctor [--json]         list each layer of defence as active or missing
 //	warden serve [--config FILE]   the daemon: HTTP API, tenants, metrics (docs/daemon.md)
+//	warden setup [--cache-dir DIR] fetch the QuickJS module and the Intl data for a binary built without make
 //	warden stress [flags]          run the attack corpus under load with faults, and audit for leaks
 //	warden child                   the child process the supervisor re-executes (not for hands)
 //
@@ -35,6 +36,7 @@ commands:
   serve   run the daemon: the HTTP API over a supervisor (docs/daemon.md)
   stress  run the attack corpus mixed with benign traffic and faults, check every outcome, audit for leaks
   mcp     serve the run_javascript tool to an MCP client over stdio (docs/mcp.md)
+  setup   fetch the QuickJS module and the Intl data into the cache (for a go install build)
 
 run 'warden <command> -h' for the flags of a command
 `
@@ -62,6 +64,8 @@ func doMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdServe(args[1:], stdout, stderr)
 	case "stress":
 		return cmdStress(args[1:], stdout, stderr)
+	case "setup":
+		return cmdSetup(args[1:], stdout, stderr)
 	case "mcp":
 		return cmdMCP(args[1:], stdin, stdout, stderr)
 	case "child":

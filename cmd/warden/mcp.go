@@ -26,13 +26,14 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("warden mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warden mcp [--modules DIR] [--data F.json] [--max-text BYTES] [--cache-dir DIR]")
+		fmt.Fprintln(stderr, "usage: warden mcp [--modules DIR] [--data F.json] [--max-text BYTES] [--cache-dir DIR] [--wasm FILE]")
 		fs.PrintDefaults()
 	}
 	modulesDir := fs.String("modules", "", "a directory of host-approved modules the code may import by name (make modules writes one)")
 	dataFile := fs.String("data", "", "a JSON object whose keys answer host.request(name, args) (default: no data source)")
 	maxText := fs.Int("max-text", mcptool.DefaultMaxTextBytes, "cut the text a model reads of a result at this many bytes (the structured content is whole)")
 	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor")
+	wasm := wasmFlag(fs)
 	singleValued(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -54,7 +55,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sup, err := supervisor.New(supervisor.Config{CacheDir: *cacheDir, ModulesDir: *modulesDir, PoolSize: 1,
+	sup, err := supervisor.New(supervisor.Config{CacheDir: *cacheDir, WasmFile: *wasm, ModulesDir: *modulesDir, PoolSize: 1,
 		QueueTimeout: 30 * time.Second, Logger: warnLogger(stderr)})
 	if err != nil {
 		fmt.Fprintf(stderr, "warden mcp: %v\n", err)

@@ -49,6 +49,7 @@ type runOptions struct {
 	req       contract.Request
 	data      map[string]json.RawMessage
 	cacheDir  string
+	wasmFile  string
 	inProcess bool
 	// modulesDir is a directory of host-approved modules to register.
 	modulesDir string
@@ -101,7 +102,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	fs := flag.NewFlagSet("warden run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--language javascript|typescript] [--format body|module] [--module NAME=FILE]... [--modules DIR] [--server URL [--token-file F]] FILE.js|FILE.ts|FILE.mjs|-")
+		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--language javascript|typescript] [--format body|module] [--module NAME=FILE]... [--modules DIR] [--wasm FILE] [--server URL [--token-file F]] FILE.js|FILE.ts|FILE.mjs|-")
 		fs.PrintDefaults()
 	}
 	input := fs.String("input", "", "the script's input, as JSON")
@@ -112,6 +113,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	stack := fs.String("stack", "", "stack limit in bytes (default 512KiB)")
 	timers := fs.Int64("timers", 0, "timers pending at once (default 1000)")
 	cacheDir := fs.String("cache-dir", defaultCacheDir(), "wazero compilation cache directory of the supervisor (the in-process engine uses DIR-in-process; empty: the supervisor's default, none in process)")
+	wasm := wasmFlag(fs)
 	inProcess := fs.Bool("in-process", false, "run the engine in this process instead of a child process (no process isolation)")
 	language := fs.String("language", "", "the script's language, javascript or typescript (default: typescript for a .ts file, else javascript)")
 	format := fs.String("format", "", "the script's form: body (of an async function of input) or module (default: body, or module for a .mjs file or code with import or export declarations)")
@@ -131,7 +133,7 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	if *input != "" && *inputFile != "" {
 		return nil, errors.New("--input and --input-file are exclusive")
 	}
-	o := &runOptions{cacheDir: *cacheDir, inProcess: *inProcess}
+	o := &runOptions{cacheDir: *cacheDir, wasmFile: *wasm, inProcess: *inProcess}
 	if o.remote, err = remote(); err != nil {
 		return nil, err
 	}
@@ -343,7 +345,8 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 	if err != nil {
 		return contract.Result{}, err
 	}
-	eng, err := engine.New(ctx, engine.Config{CacheDir: dir, CloseOnContextDone: true, Registry: reg})
+	wasm, pack := inProcessFiles(o.cacheDir, o.wasmFile)
+	eng, err := engine.New(ctx, engine.Config{CacheDir: dir, CloseOnContextDone: true, Registry: reg, WasmFile: wasm, IntlPack: pack})
 	if err != nil {
 		return contract.Result{}, err
 	}
@@ -355,6 +358,7 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 func runSupervised(ctx context.Context, o *runOptions) (contract.Result, error) {
 	sup, err := supervisor.New(supervisor.Config{
 		CacheDir:     o.cacheDir,
+		WasmFile:     o.wasmFile,
 		ModulesDir:   o.modulesDir,
 		PoolSize:     1,
 		QueueTimeout: 30 * time.Second,

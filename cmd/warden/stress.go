@@ -33,6 +33,7 @@ type stressOptions struct {
 	htmlFile string
 	heapFile string
 	cacheDir string
+	wasmFile string
 	remote   remoteOptions
 }
 
@@ -78,7 +79,7 @@ func cmdStress(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	o.cfg.TempDirs = []string{tmp}
-	o.cfg.Supervisor = supervisor.Config{CacheDir: o.cacheDir}
+	o.cfg.Supervisor = supervisor.Config{CacheDir: o.cacheDir, WasmFile: o.wasmFile}
 	return runStress(ctx, o, stdout, stderr)
 }
 
@@ -198,6 +199,7 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	fs.StringVar(&o.htmlFile, "html", "", "also write the report as a self-contained HTML page to FILE")
 	fs.StringVar(&o.cacheDir, "cache-dir", defaultCacheDir(), "wazero compilation cache directory")
+	wasm := wasmFlag(fs)
 	fs.StringVar(&o.heapFile, "memprofile", "", "write a heap profile of this process (supervisor and runner) to FILE when the mixed run ends (go tool pprof FILE)")
 	remote := remoteFlags(fs)
 	token := fs.String("token", "", "with --server: the bearer token (--token-file keeps it out of the process list)")
@@ -235,6 +237,7 @@ func parseStressFlags(args []string, stderr io.Writer) (o stressOptions, err err
 		}
 	}
 	o.cfg.Seed = *seed
+	o.wasmFile = *wasm
 	if o.cfg.Seed == 0 {
 		o.cfg.Seed = uint64(time.Now().UnixNano())
 	}

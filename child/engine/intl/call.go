@@ -12,6 +12,9 @@ import (
 // a and b are its arguments (JSON or a value to format, as each says).
 // A *Error is the guest's exception; any other error is the engine's.
 func Call(op, a, b string) (string, error) {
+	if err := ready(); err != nil {
+		return "", err
+	}
 	if f, ok := operations[op]; ok {
 		return f(a, b)
 	}

@@ -15,7 +15,6 @@ package intl
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,12 +22,6 @@ import (
 	"strings"
 	"sync"
 )
-
-// data is the generated CLDR subset: one file per CLDR locale and the
-// supplemental data they share (build/intl).
-//
-//go:embed data/*.json data/*.currencies
-var data embed.FS
 
 // supplementalData is what every locale shares.
 type supplementalData struct {
@@ -50,19 +43,16 @@ type dayPeriodRule struct {
 	Before string `json:"_before"`
 }
 
-// lookupText is data/lookup.txt: "\n", then sorted lines "KIND:KEY\tVALUE",
+// lookupText (source.go) is data/lookup.txt: "\n", then sorted lines "KIND:KEY\tVALUE",
 // each ending in "\n", for the tables read one key at a time (la
 // language, ta territory and sa script aliases; nu a numbering system's
 // digits; zn a zone's name as Node reports it, by its lower-cased name;
 // mz a zone's metazones, JSON; td a region's hour cycles, JSON; pc, po
 // and pg a language's cardinal and ordinal plural rules and plural
 // ranges, JSON; cd a currency's digits, JSON; cp, wk and rz a region's
-// calendars, week and zones). It is searched where it lies in the
-// binary: never copied, indexed or decoded whole, so a first lookup
+// calendars, week and zones). It is searched where it lies (in the
+// binary, or in the mapped pack): never copied, indexed or decoded whole, so a first lookup
 // touches a few pages of it, not all.
-//
-//go:embed data/lookup.txt
-var lookupText string
 
 // lookupLine finds the first line at or after prefix: its offset (the
 // newline before it) or -1 when there is none. Lines are sorted, so
@@ -292,7 +282,7 @@ func loadLocale(cldr string) (*localeData, error) {
 	if d, ok := loaded[cldr]; ok {
 		return d, nil
 	}
-	b, err := data.ReadFile("data/" + cldr + ".json")
+	b, err := readData(cldr + ".json")
 	if err != nil {
 		return nil, fmt.Errorf("intl: no data for %s: %w", cldr, err)
 	}
@@ -305,7 +295,7 @@ func loadLocale(cldr string) (*localeData, error) {
 	d.zones = sync.OnceValues(func() (*metazoneNames, error) { return decodeFile[metazoneNames](cldr + ".zones.json") })
 	d.words = sync.OnceValues(func() (*wordsData, error) { return decodeFile[wordsData](cldr + ".words.json") })
 	d.names = sync.OnceValues(func() (*namesData, error) { return decodeFile[namesData](cldr + ".names.json") })
-	currencies, _ := data.ReadFile("data/" + cldr + ".currencies")
+	currencies, _ := readData(cldr + ".currencies")
 	d.codes = func() []string {
 		var out []string
 		for _, line := range bytes.Split(currencies, []byte("\n")) {
@@ -321,7 +311,7 @@ func loadLocale(cldr string) (*localeData, error) {
 }
 
 func decodeFile[T any](name string) (*T, error) {
-	b, err := data.ReadFile("data/" + name)
+	b, err := readData(name)
 	if err != nil {
 		return nil, fmt.Errorf("intl: no data %s: %w", name, err)
 	}

@@ -1,7 +1,6 @@
 package intl
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -19,11 +18,8 @@ var (
 	locations = map[string]*time.Location{}
 )
 
-// tzdata is the TZif data of every zone, one after another
+// tzdata (source.go) is the TZif data of every zone, one after another
 // (data/tzdata.bin); the lookup table's zi lines say where each lies.
-//
-//go:embed data/tzdata.bin
-var tzdata string
 
 func location(name string) (*time.Location, error) {
 	if name == "UTC" {

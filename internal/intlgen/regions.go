@@ -1,4 +1,4 @@
-package main
+package intlgen
 
 import (
 	"archive/zip"
