@@ -24,37 +24,41 @@ var ErrNoWasm = runtimefiles.ErrNoWasm
 // QuickJS module (child.Main), so that New can say ErrNoWasm.
 const compileExitNoWasm = 4
 
-// prepareWasm installs Config.WasmFile into the cache and reports
-// whether the children are known to have a module: the file given or
-// set up, or a child binary that is this one, built with the module.
-// When they are not, New runs the compile child before it returns, so
-// that a missing module fails New rather than every spawn.
-func prepareWasm(cfg *Config) (known bool, err error) {
+// selfEmbedsWasm reports whether this binary carries the module; a
+// variable so that a test binary, which links one, can say it does not.
+var selfEmbedsWasm = runtimefiles.WasmEmbedded
+
+// prepareWasm installs Config.WasmFile into the cache, and fails with
+// ErrNoWasm when the children are this very binary, built without the
+// module (`go build`, `go install`), and none was given or set up: New
+// says so at once instead of every spawn failing later. Another binary
+// may embed the module; its compile child says if it does not (exit
+// status compileExitNoWasm), and the spawns fail with ErrNoWasm.
+func prepareWasm(cfg *Config) error {
 	dest := filepath.Join(cfg.CacheDir, runtimefiles.WasmFile())
 	if cfg.WasmFile != "" {
 		b, err := os.ReadFile(cfg.WasmFile)
 		if err == nil {
 			err = runtimefiles.CheckWasm(b)
 		}
+		if err == nil {
+			err = writeCacheFile(dest, b)
+		}
 		if err != nil {
-			return false, fmt.Errorf("supervisor: Config.WasmFile: %w", err)
+			return fmt.Errorf("supervisor: Config.WasmFile: %w", err)
 		}
-		if err := writeCacheFile(dest, b); err != nil {
-			return false, fmt.Errorf("supervisor: Config.WasmFile: %w", err)
-		}
-		return true, nil
+		return nil
 	}
 	if fi, err := os.Lstat(dest); err == nil && fi.Mode().IsRegular() {
-		return true, nil
+		return nil
 	}
-	if !runtimefiles.WasmEmbedded() {
-		return false, nil
+	if selfEmbedsWasm() {
+		return nil
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return false, nil
+	if self, err := os.Executable(); err == nil && sameFile(self, cfg.Binary) {
+		return noWasmError(cfg.CacheDir)
 	}
-	return sameFile(self, cfg.Binary), nil
+	return nil
 }
 
 // sameFile reports whether a and b name one file.
@@ -97,8 +101,8 @@ func noWasmError(cacheDir string) error {
 	return fmt.Errorf("supervisor: %w", runtimefiles.NoWasmError(cacheDir))
 }
 
-// waitCompile runs the compile child now (New, when the children may
-// have no module or the registry must be evaluated), bounded like any.
+// waitCompile runs the compile child now (New, when the registry's
+// modules must be evaluated), bounded like any compile child.
 func (sp *processSpawner) waitCompile(cfg Config) error {
 	ctx, cancel := context.WithTimeout(context.Background(), max(cfg.StartTimeout, compileMinTimeout))
 	defer cancel()

@@ -101,8 +101,7 @@ func New(cfg Config) (*Supervisor, error) {
 	if err := resolveCacheDir(&cfg, uids); err != nil {
 		return nil, err
 	}
-	wasmKnown, err := prepareWasm(&cfg)
-	if err != nil {
+	if err := prepareWasm(&cfg); err != nil {
 		return nil, err
 	}
 	if err := resolveDefaults(&cfg); err != nil {
@@ -127,11 +126,10 @@ func New(cfg Config) (*Supervisor, error) {
 		return nil, err
 	}
 	sp.registry = set
-	if set != nil || !wasmKnown {
+	if set != nil {
 		// Registered modules that cannot be evaluated (an import outside
-		// them, a top level that throws), or a child binary without the
-		// QuickJS module, fail New, not each execution: the compile
-		// child evaluates them, or finds no module, now.
+		// them, a top level that throws) fail New, not each execution:
+		// the compile child evaluates them now.
 		if err := sp.waitCompile(cfg); err != nil {
 			sp.close()
 			return nil, err

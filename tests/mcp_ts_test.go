@@ -20,7 +20,8 @@ import (
 // tests/mcp-ts/package-lock.json) as an MCP client of Warden, over stdio
 // (`warden mcp`) and over Streamable HTTP (`warden serve`'s /mcp):
 // tests/mcp-ts/client.mjs lists the tools, runs a script with input,
-// gets a typed error, is clamped by the caps and cancels a runaway.
+// gets a typed error, is clamped by the caps and cancels a runaway, and
+// over HTTP is refused (401) without a token and with a wrong one.
 
 // tsClientDir installs the pinned SDK (npm ci) in a scratch copy of
 // tests/mcp-ts and returns it.
@@ -75,8 +76,14 @@ type tsClientReport struct {
 		Error *string `json:"error"`
 		MS    int     `json:"ms"`
 	} `json:"cancel"`
-	After json.RawMessage `json:"after"`
-	Fatal string          `json:"fatal"`
+	After   json.RawMessage `json:"after"`
+	Refused *struct {
+		None, Wrong *struct {
+			Code    *int   `json:"code"`
+			Message string `json:"message"`
+		}
+	} `json:"refused"`
+	Fatal string `json:"fatal"`
 }
 
 func runTSClient(t *testing.T, node, dir string, args ...string) tsClientReport {
@@ -133,5 +140,19 @@ func TestMCPTypeScriptClientHTTP(t *testing.T) {
 	node, dir := tsClientDir(t)
 	const token = "ts-client-token"
 	url := daemontest.Start(t, cacheDir, []server.TenantConfig{{Name: "ts", TokenSHA256: testutil.TokenSHA256(token), Modules: []string{"*"}}})
-	checkTSClient(t, runTSClient(t, node, dir, "http", url+server.MCPPath, token))
+	r := runTSClient(t, node, dir, "http", url+server.MCPPath, token)
+	checkTSClient(t, r)
+	if r.Refused == nil {
+		t.Fatal("the client did not try without a token")
+	}
+	for name, got := range map[string]*struct {
+		Code    *int   `json:"code"`
+		Message string `json:"message"`
+	}{"no token": r.Refused.None, "a wrong token": r.Refused.Wrong} {
+		if got == nil || got.Code == nil || *got.Code != 401 {
+			t.Errorf("with %s: want the connection refused with 401, got %+v", name, got)
+		} else {
+			t.Logf("with %s: %d %s", name, *got.Code, got.Message)
+		}
+	}
 }

@@ -2,7 +2,8 @@
 // (`node client.mjs stdio WARDEN [ARGS...]`, which starts `WARDEN mcp`)
 // or Streamable HTTP (`node client.mjs http URL TOKEN`). It lists the
 // tools, runs a script with input, gets a typed error, is clamped by the
-// caps, and cancels a runaway, then prints what it saw as one JSON line
+// caps, and cancels a runaway (over HTTP, first, it is refused without
+// a token and with a wrong one), then prints what it saw as one JSON line
 // for tests/mcp_ts_test.go to check.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -14,7 +15,22 @@ const transport = mode === "stdio"
   : new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers: { Authorization: `Bearer ${rest[0]}` } } });
 const client = new Client({ name: "warden-ts-test", version: "0.0.0" });
 const out = {};
+// refusedWith connects over HTTP with these headers and reports how the
+// server refused (or null if it did not).
+async function refusedWith(headers) {
+  const c = new Client({ name: "warden-ts-test", version: "0.0.0" });
+  try {
+    await c.connect(new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } }));
+    await c.close().catch(() => {});
+    return null;
+  } catch (e) {
+    return { code: e?.code ?? null, message: String(e?.message ?? e) };
+  }
+}
 try {
+  if (mode === "http") {
+    out.refused = { none: await refusedWith({}), wrong: await refusedWith({ Authorization: "Bearer wrong-token" }) };
+  }
   await client.connect(transport);
   const { tools } = await client.listTools();
   out.tools = tools.map((t) => ({ name: t.name, readOnly: t.annotations?.readOnlyHint, openWorld: t.annotations?.openWorldHint }));

@@ -18,8 +18,10 @@ import (
 // binary embeds is missing.
 func BuildWarden(tb testing.TB, root, dir string) string {
 	tb.Helper()
-	if _, err := os.Stat(filepath.Join(root, "child/engine/wasm/quickjs.wasm")); err != nil {
-		tb.Skipf("skipping: the QuickJS wasm is missing (%v): run `make wasm` to build warden", err)
+	for _, f := range []string{"child/engine/wasm/quickjs.wasm", "child/engine/wasm_embedded.go"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			tb.Skipf("skipping: the QuickJS wasm or the file that embeds it is missing (%v): run `make wasm` to build warden", err)
+		}
 	}
 	bin := filepath.Join(dir, "warden")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/warden")
