@@ -206,6 +206,9 @@ func TestMCPDocSnippets(t *testing.T) {
 		t.Skipf("the snippets name the registered modules, which are missing (%v): make modules", err)
 	}
 	bin := testutil.BuildWarden(t, "..", t.TempDir())
+	// The stdio servers' own cache: the daemon below sealed the shared
+	// one, and a child refuses an entry another binary adds after that.
+	stdioCache := testutil.TempPublicDir(t)
 	const token = "doc-snippet-token"
 	url := daemontest.Start(t, cacheDir, []server.TenantConfig{{Name: "docs", TokenSHA256: testutil.TokenSHA256(token)}})
 	for _, s := range servers {
@@ -228,7 +231,7 @@ func TestMCPDocSnippets(t *testing.T) {
 					args = append(args, a)
 				}
 				// The one addition: the test's cache, not /var/cache/warden.
-				args = append(args, "--cache-dir", cacheDir)
+				args = append(args, "--cache-dir", stdioCache)
 				transport = &mcp.CommandTransport{Command: exec.CommandContext(ctx, bin, args...)}
 			} else {
 				if !strings.HasPrefix(s.url, docOrigin) {

@@ -93,3 +93,61 @@ func BenchmarkMCPStdio(b *testing.B) {
 	b.ReportMetric(median.Of(m), "mcp-p50-ms")
 	b.ReportMetric(median.Of(diff), "mcp-extra-ms")
 }
+
+// cannedRunner answers every execution at once with a fixed envelope
+// like a trivial script's, so that what is timed is the tool and the
+// protocol without a child.
+type cannedRunner struct{ limits contract.Limits }
+
+func (c cannedRunner) Execute(_ context.Context, req contract.Request, _ contract.DataHandler) (contract.Result, error) {
+	return contract.Result{OK: true, Value: []byte("3"), Logs: []contract.LogEntry{}, Limits: c.limits}, nil
+}
+
+// BenchmarkMCPStdioParts breaks BenchmarkMCPStdio's mcp-extra-ms down,
+// the three calls interleaved over the same stdio pipes: a tool that
+// returns a fixed text result (protocol-ms: the SDK's framing, schema
+// checks and goroutines on both ends), run_javascript over an executor
+// that answers at once (tool-ms: that plus our decoding, clamping and
+// the envelope rendered twice), and the difference (tool-own-ms).
+func BenchmarkMCPStdioParts(b *testing.B) {
+	ctx := context.Background()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	server := mcp.NewServer(&mcp.Implementation{Name: "warden", Version: "test"}, nil)
+	defaults, caps, err := contract.ConfigLimits(contract.Limits{}, contract.Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := Add(server, cannedRunner{defaults}, Config{Defaults: defaults, Caps: caps}); err != nil {
+		b.Fatal(err)
+	}
+	server.AddTool(&mcp.Tool{Name: "fixed", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "value: 3\n"}}}, nil
+		})
+	go server.Run(ctx, &mcp.IOTransport{Reader: inR, Writer: outW})
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
+	session, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { session.Close(); inW.Close(); outW.Close() }()
+	call := func(name string, args map[string]any) float64 {
+		start := time.Now()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			b.Fatalf("%s: %v %+v", name, err, res)
+		}
+		return float64(time.Since(start)) / 1e6
+	}
+	script := map[string]any{"code": "return input.a + input.b", "input": map[string]any{"a": 1, "b": 2}}
+	var fixed, tool, own []float64
+	for b.Loop() {
+		f := call("fixed", script)
+		t := call(ToolName, script)
+		fixed, tool, own = append(fixed, f), append(tool, t), append(own, t-f)
+	}
+	b.ReportMetric(median.Of(fixed), "protocol-ms")
+	b.ReportMetric(median.Of(tool), "tool-ms")
+	b.ReportMetric(median.Of(own), "tool-own-ms")
+}
