@@ -108,8 +108,16 @@ func (c cannedRunner) Execute(_ context.Context, req contract.Request, _ contrac
 // returns a fixed text result (protocol-ms: the SDK's framing, schema
 // checks and goroutines on both ends), run_javascript over an executor
 // that answers at once (tool-ms: that plus our decoding, clamping and
-// the envelope rendered twice), and the difference (tool-own-ms).
+// the envelope rendered twice), and the difference (tool-own-ms). Back
+// to back ("hot") and after BenchmarkMCPStdio's 50 ms pause ("paced"),
+// which is what an execution on a warm pool meets: an idle process whose
+// goroutines must be woken at every hand-off.
 func BenchmarkMCPStdioParts(b *testing.B) {
+	b.Run("hot", func(b *testing.B) { benchmarkMCPStdioParts(b, 0) })
+	b.Run("paced", func(b *testing.B) { benchmarkMCPStdioParts(b, 50*time.Millisecond) })
+}
+
+func benchmarkMCPStdioParts(b *testing.B, pause time.Duration) {
 	ctx := context.Background()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -133,6 +141,7 @@ func BenchmarkMCPStdioParts(b *testing.B) {
 	}
 	defer func() { session.Close(); inW.Close(); outW.Close() }()
 	call := func(name string, args map[string]any) float64 {
+		time.Sleep(pause)
 		start := time.Now()
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		if err != nil || res.IsError {
