@@ -115,3 +115,21 @@ type Report struct {
 func (r Report) Usable() bool {
 	return r.Mode != ModeNone && r.Writable && r.Controllers["memory"]
 }
+
+// ErrNotReset means a group could not be made ready for another process
+// (it is not empty, a counter cannot be reset, a cap does not read back,
+// or its last process left too much memory charged to it): remove it
+// with Delete instead.
+var ErrNotReset = errors.New("cgroup: group cannot be reset")
+
+// ErrResetUnsupported is wrapped by Reset's error when the kernel cannot
+// reset a group at all (cgroup v2 before 6.12 cannot reset memory.peak):
+// no group of this Manager will be reset, so stop asking.
+var ErrResetUnsupported = errors.New("this kernel cannot reset a group's peak memory")
+
+// MaxResidualBytes is the most memory an emptied group may still have
+// charged to it (page cache its last process read, which the kernel
+// reclaims first under the cap) and be reset for another process; a
+// group holding more is removed instead, so that no process starts with
+// much of its cap taken.
+const MaxResidualBytes = 8 << 20

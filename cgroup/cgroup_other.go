@@ -49,6 +49,9 @@ func (g *Group) Usage() (Usage, error) { return Usage{}, ErrUnavailable }
 // Kill fails: there is no cgroup layer.
 func (g *Group) Kill() error { return ErrUnavailable }
 
+// Reset fails: there is no cgroup layer.
+func (g *Group) Reset() error { return ErrUnavailable }
+
 // Delete does nothing.
 func (g *Group) Delete() error { return nil }
 

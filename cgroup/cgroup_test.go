@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -594,14 +595,7 @@ func BenchmarkCreateDelete(b *testing.B) {
 	m := newTestManager(b)
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		cmd := exec.Command("cat")
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
+		cmd, stdin := startCat(b)
 		b.StartTimer()
 		g, err := m.Create(fmt.Sprintf("bench-%d", i), Limits{MemoryBytes: 64 << 20, PidsMax: 32})
 		if err != nil {
@@ -618,6 +612,20 @@ func BenchmarkCreateDelete(b *testing.B) {
 		cmd.Wait()
 		b.StartTimer()
 	}
+}
+
+// startCat starts cat, which runs until its stdin is closed.
+func startCat(b *testing.B) (*exec.Cmd, io.WriteCloser) {
+	b.Helper()
+	cmd := exec.Command("cat")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return cmd, stdin
 }
 
 func tail(s string) string {

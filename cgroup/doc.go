@@ -29,6 +29,13 @@
 //     New log say so.
 //   - PidsMax counts tasks (threads), not processes: a Go child needs room for
 //     its runtime threads.
+//   - A group may serve one process after another: [Group.Reset] makes an
+//     empty group as Create left it (peak and failure counts reset,
+//     pids.max written again, every cap read back), or fails with
+//     [ErrNotReset] (a process still in it, more than [MaxResidualBytes]
+//     charged, a counter the kernel will not reset: [ErrResetUnsupported]
+//     on v2 before 6.12), and the caller deletes it. OOM-kill counts are
+//     never reset: callers take a baseline.
 //   - Groups left by a supervisor that died (sibling warden-<pid> directories
 //     whose pid is no longer a live process) are killed and removed by the
 //     next New on the same parent. Supervisors sharing a parent cgroup must

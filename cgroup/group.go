@@ -27,6 +27,8 @@ type Group struct {
 	// version does what cgroup v1 and v2 do differently (v1.go, v2.go),
 	// chosen once, when Create makes the group.
 	version groupVersion
+	// lim are the caps Create applied; Reset reads them back.
+	lim Limits
 
 	mu      sync.Mutex
 	fd      int // the group's directory on v2 (CgroupFD); -1 on v1
@@ -52,6 +54,10 @@ type groupVersion interface {
 	// kill sends SIGKILL to every process in the group's dirs, whose
 	// pids directory is pidsDir ("" without one).
 	kill(dirs []string, pidsDir string) error
+	// reset makes the empty group whose directories are memDir and
+	// pidsDir as Create left it, capped at lim (reset.go); it returns
+	// the peak file to read from then on.
+	reset(memDir, pidsDir string, lim Limits, peak *os.File) (*os.File, error)
 }
 
 // AddProc places the process pid in the group, in every controller. On

@@ -149,7 +149,8 @@ func (m *Manager) Create(name string, lim Limits) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err == nil && g.memDir != "" {
+	g.lim = lim
+	if g.memDir != "" {
 		// Opened now, off the execution's path; peakBytes opens it if
 		// this fails.
 		g.peak, _ = g.version.openPeak(g.memDir)

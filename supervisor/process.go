@@ -18,6 +18,7 @@ type process struct {
 	cmd  *exec.Cmd
 	// group is the child's cgroup (nil without the cgroup layer).
 	group      cgroupGroup
+	groups     *groupCache // where group goes when the child is reaped
 	cgroupCap  int64
 	oomAtReady uint64
 	// uids holds the child's uid until the child is reaped (nil: the
@@ -31,13 +32,13 @@ type process struct {
 // Exited reports whether the process is gone.
 func (p *process) Exited() bool { return p.proc.Exited() }
 
-// Discard kills the child's whole process group, reaps it, deletes its
-// cgroup and gives its uid back.
+// Discard kills the child's whole process group, reaps it, hands its
+// cgroup back for reuse (or deletes it) and gives its uid back.
 func (p *process) Discard() {
 	p.once.Do(func() {
 		p.reap()
 		if p.group != nil {
-			p.group.Delete()
+			p.groups.recycle(p.cgroupCap, p.group)
 		}
 		// Reaped. In a PID namespace its death killed everything in it;
 		// without one, a process it forked and moved out of its group

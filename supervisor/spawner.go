@@ -30,6 +30,7 @@ type processSpawner struct {
 	wire ipc.WireCaps
 
 	cgroups    cgroupManager // nil: no cgroup layer
+	groups     *groupCache   // the emptied groups kept for reuse (nil: none)
 	cgroupNote string        // why the cgroup layer is missing
 	userNote   string        // how children are made unprivileged, or why not
 	uids       *uidRange     // nil: children keep the supervisor's user
@@ -122,7 +123,7 @@ func (sp *processSpawner) spawn(ctx context.Context, prof profile) (_ *process, 
 	if err != nil {
 		return nil, err
 	}
-	p := &process{proc: proc, cmd: cmd, group: group, cgroupCap: capBytes, uids: sp.uids, uid: uid}
+	p := &process{proc: proc, cmd: cmd, group: group, groups: sp.groups, cgroupCap: capBytes, uids: sp.uids, uid: uid}
 	owned = false // p.Discard gives it back
 	t = sp.phaseDone(phaseHandshake, execAt)
 	account, err := sp.pingAndOpen(startCtx, p.proc, t)
