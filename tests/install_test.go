@@ -129,6 +129,24 @@ func TestInstallWithoutMake(t *testing.T) {
 	if r := envelope(t, run); !r.OK || string(r.Value) != string(res.Value) {
 		t.Fatalf("warden run after setup: want %s, got %s", res.Value, run)
 	}
+	// doctor says where this binary's children take both from.
+	var report []struct {
+		Layer  string `json:"layer"`
+		Detail string `json:"detail"`
+	}
+	doctor, _ := exec.CommandContext(ctx, warden, "doctor", "--json", "--cache-dir", setUp).Output() // a layer missing here is not this test's
+	if err := json.Unmarshal(doctor, &report); err != nil {
+		t.Fatalf("warden doctor --json: %v: %s", err, doctor)
+	}
+	var cacheLine string
+	for _, c := range report {
+		if c.Layer == "5 compilation cache" {
+			cacheLine = c.Detail
+		}
+	}
+	if !strings.Contains(cacheLine, "QuickJS module from "+setUp) || !strings.Contains(cacheLine, "Intl data from "+setUp) {
+		t.Errorf("doctor should say the module and the Intl data come from the set-up cache %s: %q", setUp, cacheLine)
+	}
 	// A second setup keeps what is there.
 	again, err := exec.CommandContext(ctx, warden, "setup", "--cache-dir", setUp).Output()
 	if err != nil || !strings.Contains(string(again), "fetched nothing") {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,8 +18,10 @@ import (
 
 	"github.com/wardenhq/warden/cgroup"
 	"github.com/wardenhq/warden/child"
+	"github.com/wardenhq/warden/child/engine/intl"
 	"github.com/wardenhq/warden/child/seccomp"
 	"github.com/wardenhq/warden/contract"
+	"github.com/wardenhq/warden/internal/runtimefiles"
 	"github.com/wardenhq/warden/ipc"
 	"github.com/wardenhq/warden/supervisor"
 )
@@ -36,6 +39,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	modulesDir := fs.String("modules", "", "a directory of host-approved modules to register, as warden run --modules and serve's modules_dir do: doctor lists them")
 	wasm := wasmFlag(fs)
+	cacheDir := fs.String("cache-dir", defaultCacheDir(), "the compilation cache directory of the supervisor doctor starts (warden run's --cache-dir)")
 	singleValued(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -46,7 +50,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	// The queue waits as long as `warden run`'s: a first run fills the
 	// compilation cache and writes the heap snapshot first, which takes
 	// seconds on a slow machine (an emulated VM: the VM lane).
-	checks := doctorChecks(supervisor.Config{PoolSize: 1, QueueTimeout: 30 * time.Second, ModulesDir: *modulesDir, WasmFile: *wasm})
+	checks := doctorChecks(supervisor.Config{PoolSize: 1, QueueTimeout: 30 * time.Second, ModulesDir: *modulesDir, WasmFile: *wasm, CacheDir: *cacheDir})
 	if *asJSON {
 		writeJSON(stdout, checks)
 	} else {
@@ -171,9 +175,29 @@ func cacheCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 		return c
 	}
 	c.Active = true
-	c.Detail = fmt.Sprintf("%s: %s; written only by the compile child; SHA-256 check on: every child verifies %d file(s), %.1f MiB, before loading",
-		info.Dir, owner, info.Files, float64(info.Bytes)/(1<<20))
+	c.Detail = fmt.Sprintf("%s: %s; written only by the compile child; SHA-256 check on: every child verifies %d file(s), %.1f MiB, before loading; %s",
+		info.Dir, owner, info.Files, float64(info.Bytes)/(1<<20), runtimeFilesNote(info.Dir))
 	return c
+}
+
+// runtimeFilesNote says where this binary's children take the QuickJS
+// module and the Intl data from: embedded by `make build`, or the files
+// `warden setup` (or --wasm, for the module) put in the cache.
+func runtimeFilesNote(cacheDir string) string {
+	module := "QuickJS module embedded in the binary"
+	if !runtimefiles.WasmEmbedded() {
+		module = "QuickJS module from " + filepath.Join(cacheDir, runtimefiles.WasmFile()) + " (warden setup or --wasm)"
+	}
+	data := "Intl data embedded"
+	if !intl.Embedded() {
+		pack := filepath.Join(cacheDir, runtimefiles.IntlFile())
+		if fi, err := os.Stat(pack); err == nil && fi.Mode().IsRegular() {
+			data = "Intl data from " + pack + " (warden setup)"
+		} else {
+			data = "no Intl data: Intl throws until `warden setup` is run"
+		}
+	}
+	return module + "; " + data
 }
 
 // cgroupCheck reports the supervisor's cgroup layer, with what the

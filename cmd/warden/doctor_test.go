@@ -45,6 +45,11 @@ func TestDoctorReportsLayersSwitchedOff(t *testing.T) {
 	if c := got["5 process per execution"]; !c.Active {
 		t.Errorf("no child ran: %s", c.Detail)
 	}
+	// Where the children's module and Intl data come from: this test
+	// binary embeds both (make's generated files).
+	if c := got["5 compilation cache"]; !strings.Contains(c.Detail, "QuickJS module embedded in the binary; Intl data embedded") {
+		t.Errorf("the cache line should say the module and the Intl data are embedded: %s", c.Detail)
+	}
 	// Every layer from 1 to 7 has a line, and the lines are in layer
 	// order (the process line came before layer 4 when it was "4-5").
 	last := 0
