@@ -3,7 +3,6 @@
 package cgroup
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,31 +85,24 @@ func resetPids(pidsDir string, lim Limits) error {
 	return checkValue(pidsDir, "pids.max", want)
 }
 
-// reset on v1: max_usage_in_bytes and failcnt (and their memsw twins)
-// take a write of 0; the caps are read back.
+// reset on v1: max_usage_in_bytes and failcnt (and their memsw twins,
+// where swap is capped) take a write of 0; the caps are read back.
 func (v *v1Group) reset(memDir, pidsDir string, lim Limits, peak *os.File) (*os.File, error) {
 	if memDir, err := resetCommon(memDir, pidsDir, lim, "memory.usage_in_bytes"); err != nil || memDir == "" {
 		return peak, err
 	}
+	counters := []string{"memory.max_usage_in_bytes", "memory.failcnt"}
 	swap := exists(filepath.Join(memDir, "memory.memsw.max_usage_in_bytes"))
-	for _, f := range []string{"memory.max_usage_in_bytes", "memory.failcnt", "memory.memsw.max_usage_in_bytes", "memory.memsw.failcnt"} {
-		if !swap && (f == "memory.memsw.max_usage_in_bytes" || f == "memory.memsw.failcnt") {
-			continue
-		}
+	if swap {
+		counters = append(counters, "memory.memsw.max_usage_in_bytes", "memory.memsw.failcnt")
+	}
+	for _, f := range counters {
 		if err := os.WriteFile(filepath.Join(memDir, f), []byte("0"), 0); err != nil {
 			return nil, err
 		}
 	}
-	if lim.MemoryBytes > 0 {
-		want := pageRound(lim.MemoryBytes)
-		if err := checkValue(memDir, "memory.limit_in_bytes", want); err != nil {
-			return nil, err
-		}
-		if swap {
-			if err := checkValue(memDir, "memory.memsw.limit_in_bytes", want); err != nil {
-				return nil, err
-			}
-		}
+	if err := checkMemoryCapsV1(memDir, lim, swap); err != nil {
+		return nil, err
 	}
 	return peak, nil
 }
@@ -132,13 +124,7 @@ func (v *v2Group) reset(memDir, pidsDir string, lim Limits, _ *os.File) (*os.Fil
 	if err != nil {
 		return nil, fmt.Errorf("%w (memory.peak, 6.12+): %w", ErrResetUnsupported, err)
 	}
-	if lim.MemoryBytes > 0 {
-		err = errors.Join(checkValue(v.dir, "memory.max", pageRound(lim.MemoryBytes)), checkValue(v.dir, "memory.oom.group", "1"))
-		if err == nil && exists(filepath.Join(v.dir, "memory.swap.max")) {
-			err = checkValue(v.dir, "memory.swap.max", "0")
-		}
-	}
-	if err != nil {
+	if err := v.checkMemoryCaps(lim, exists(filepath.Join(v.dir, "memory.swap.max"))); err != nil {
 		peak.Close()
 		return nil, err
 	}

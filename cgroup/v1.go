@@ -155,21 +155,29 @@ func (v *v1Group) apply(lim Limits, memDir, pidsDir string, swap bool) error {
 	if err := v.cg.Update(res); err != nil {
 		return err
 	}
-	if lim.MemoryBytes > 0 {
-		want := pageRound(lim.MemoryBytes)
-		if err := checkValue(memDir, "memory.limit_in_bytes", want); err != nil {
-			return err
-		}
-		if swap {
-			if err := checkValue(memDir, "memory.memsw.limit_in_bytes", want); err != nil {
-				return err
-			}
-		}
+	if err := checkMemoryCapsV1(memDir, lim, swap); err != nil {
+		return err
 	}
 	if lim.PidsMax > 0 {
 		if err := checkValue(pidsDir, "pids.max", strconv.FormatInt(lim.PidsMax, 10)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkMemoryCapsV1 reads back the memory cap (and its memsw twin when
+// swap is capped) of the group whose memory directory is memDir.
+func checkMemoryCapsV1(memDir string, lim Limits, swap bool) error {
+	if lim.MemoryBytes <= 0 {
+		return nil
+	}
+	want := pageRound(lim.MemoryBytes)
+	if err := checkValue(memDir, "memory.limit_in_bytes", want); err != nil {
+		return err
+	}
+	if swap {
+		return checkValue(memDir, "memory.memsw.limit_in_bytes", want)
 	}
 	return nil
 }

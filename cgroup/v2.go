@@ -230,23 +230,31 @@ func (v *v2Group) apply(lim Limits) error {
 	if err := v.mgr.Update(res); err != nil {
 		return err
 	}
-	if lim.MemoryBytes > 0 {
-		if err := checkValue(v.dir, "memory.max", pageRound(lim.MemoryBytes)); err != nil {
-			return err
-		}
-		if err := checkValue(v.dir, "memory.oom.group", "1"); err != nil {
-			return err
-		}
-		if swap {
-			if err := checkValue(v.dir, "memory.swap.max", "0"); err != nil {
-				return err
-			}
-		}
+	if err := v.checkMemoryCaps(lim, swap); err != nil {
+		return err
 	}
 	if lim.PidsMax > 0 {
 		if err := checkValue(v.dir, "pids.max", strconv.FormatInt(lim.PidsMax, 10)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkMemoryCaps reads back memory.max, memory.oom.group and, when
+// swap is capped, memory.swap.max.
+func (v *v2Group) checkMemoryCaps(lim Limits, swap bool) error {
+	if lim.MemoryBytes <= 0 {
+		return nil
+	}
+	if err := checkValue(v.dir, "memory.max", pageRound(lim.MemoryBytes)); err != nil {
+		return err
+	}
+	if err := checkValue(v.dir, "memory.oom.group", "1"); err != nil {
+		return err
+	}
+	if swap {
+		return checkValue(v.dir, "memory.swap.max", "0")
 	}
 	return nil
 }

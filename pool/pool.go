@@ -73,7 +73,7 @@ type Config[K comparable, C Child] struct {
 	MaxChildren int
 	// IdleTTL is how long a key not in Keys keeps its profile after its
 	// last Get or Done; then its idle children are discarded and its
-	// state dropped. Default 1 minute.
+	// state dropped. Default DefaultIdleTTL.
 	IdleTTL time.Duration
 	// MaxAge replaces idle children older than this. Default 5 minutes.
 	MaxAge time.Duration
@@ -88,6 +88,9 @@ type Config[K comparable, C Child] struct {
 	// Logger; nil discards.
 	Logger *slog.Logger
 }
+
+// DefaultIdleTTL is IdleTTL's default.
+const DefaultIdleTTL = time.Minute
 
 // DefaultMaxChildren is MaxChildren's default for targetIdle children
 // per key and keys kept warm: max(4 x targetIdle, 2 x NumCPU), raised
@@ -205,7 +208,7 @@ func New[K comparable, C Child](cfg Config[K, C]) (*Pool[K, C], error) {
 	if cfg.MaxChildren < cfg.TargetIdle*len(keys) {
 		return nil, fmt.Errorf("pool: MaxChildren %d is below the %d idle children the %d kept-warm keys hold", cfg.MaxChildren, cfg.TargetIdle*len(keys), len(keys))
 	}
-	def(&cfg.IdleTTL, time.Minute)
+	def(&cfg.IdleTTL, DefaultIdleTTL)
 	def(&cfg.MaxAge, 5*time.Minute)
 	def(&cfg.QueueTimeout, 5*time.Second)
 	def(&cfg.BackoffMin, 100*time.Millisecond)

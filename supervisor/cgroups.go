@@ -74,7 +74,7 @@ func (sp *processSpawner) startCgroups() error {
 	}
 	ttl := sp.cfg.ProfileIdleTTL
 	if ttl <= 0 {
-		ttl = time.Minute // its default, which the pool resolves
+		ttl = pool.DefaultIdleTTL
 	}
 	sp.groups = newGroupCache(keep, ttl, sp.log.With("component", "cgroup"))
 	return nil
