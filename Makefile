@@ -50,8 +50,17 @@ wazero-test: wazero-patch
 
 # A static binary (no cgo): no dynamic loader or libc to map in every
 # child, which starts ~3 ms faster and 1.3 MiB smaller (BENCHMARKS.md).
+#
+# The lean child (cmd/warden-child: the engine, the wire and seccomp,
+# none of the daemon or the CLI) is linked from the same tree and
+# appended to bin/warden (build/childimage), whose supervisor starts every
+# child from it (RATIONALE.md, "A lean child, carried in the warden
+# binary"). bin/warden stays the one file to install.
 build: $(WASM_GO) $(INTL_GO) $(WAZERO_DEP)
-	CGO_ENABLED=0 $(GO) build -o bin/warden ./cmd/warden
+	CGO_ENABLED=0 $(GO) build -ldflags="-s -w" -o bin/.warden-child ./cmd/warden-child
+	CGO_ENABLED=0 $(GO) build -o bin/.warden ./cmd/warden
+	$(GO) run ./build/childimage -child bin/.warden-child -into bin/.warden
+	mv bin/.warden bin/warden
 
 # An OCI image of bin/warden on an empty base, written by build/image
 # with go-containerregistry (no container daemon, no base image pulled)

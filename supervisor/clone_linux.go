@@ -27,3 +27,13 @@ func startInCgroup(a *syscall.SysProcAttr, fd int) {
 	a.UseCgroupFD = true
 	a.CgroupFD = fd
 }
+
+// dupAbove duplicates fd, close-on-exec, onto the lowest free descriptor
+// at or above min.
+func dupAbove(fd uintptr, min int) (uintptr, error) {
+	r, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_DUPFD_CLOEXEC, uintptr(min))
+	if errno != 0 {
+		return 0, errno
+	}
+	return r, nil
+}

@@ -22,3 +22,5 @@ const (
 func procAttr(bool, uintptr) *syscall.SysProcAttr { return &syscall.SysProcAttr{} }
 
 func startInCgroup(*syscall.SysProcAttr, int) {}
+
+func dupAbove(uintptr, int) (uintptr, error) { return 0, syscall.ENOSYS }

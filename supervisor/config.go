@@ -15,7 +15,9 @@ import (
 // every zero field takes the documented default.
 type Config struct {
 	// Binary is the program started as a child, with ChildArgs. Default:
-	// this executable (os.Executable), which must then call
+	// the lean child this executable carries (`make build` appends
+	// cmd/warden-child to bin/warden), run from a sealed memory file;
+	// else this executable (os.Executable), which must then call
 	// child.RunIfChild at the top of main or be the warden binary.
 	Binary string
 	// ChildArgs are the child's arguments. Default: ["child"].
@@ -209,17 +211,29 @@ const (
 )
 
 // resolveChildCommand resolves the child's binary, its arguments and the
-// logger.
-func resolveChildCommand(cfg *Config) error {
+// logger. With no Binary, children are the lean child this executable
+// carries, when it carries one that starts here (lean; note says why
+// not), else this executable.
+func resolveChildCommand(cfg *Config) (lean *leanChild, note string, err error) {
 	if cfg.Binary == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("supervisor: find own executable: %w", err)
+		if lean, note, err = startLeanChild(); err != nil {
+			return nil, "", err
 		}
-		cfg.Binary = exe
+		if lean != nil {
+			cfg.Binary = lean.path()
+		} else {
+			exe, err := os.Executable()
+			if err != nil {
+				return nil, "", fmt.Errorf("supervisor: find own executable: %w", err)
+			}
+			cfg.Binary = exe
+		}
+	} else {
+		note = "Config.Binary: " + cfg.Binary
 	}
 	if _, err := os.Stat(cfg.Binary); err != nil {
-		return fmt.Errorf("supervisor: child binary: %w", err)
+		lean.close()
+		return nil, "", fmt.Errorf("supervisor: child binary: %w", err)
 	}
 	if cfg.ChildArgs == nil {
 		cfg.ChildArgs = []string{"child"}
@@ -228,7 +242,7 @@ func resolveChildCommand(cfg *Config) error {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return nil
+	return lean, note, nil
 }
 
 // resolveDefaults refuses negative durations and sizes and resolves every

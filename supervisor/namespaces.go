@@ -3,9 +3,7 @@ package supervisor
 import (
 	"fmt"
 	"os"
-	"os/exec"
 
-	"github.com/wardenhq/warden/ipc"
 )
 
 // baseNamespaces every child gets: no network at all (a fresh network
@@ -48,28 +46,14 @@ func namespaceFlags(binary string, args []string) (uintptr, string) {
 
 // probeNamespaces reports whether children can be started in the
 // namespaces of flags, by starting the children's own binary in them as
-// a probe child (ipc.ChildConfig.Probe: it exits at once) and killing it:
-// clone and exec succeeding is the answer, so the probe needs nothing but
-// the binary children run (an image need not carry a /bin/true). It does
-// not unshare on a thread of the supervisor: a goroutine's locked thread
-// can be the main thread, which the runtime keeps when the goroutine
-// ends, and /proc/self (mountinfo, cgroup) describes the main thread's
-// namespaces, so the supervisor would then read its own mounts and
-// cgroups through the probe's namespaces.
+// a probe child and killing it (probeChild). It does not unshare on a
+// thread of the supervisor: a goroutine's locked thread can be the main
+// thread, which the runtime keeps when the goroutine ends, and
+// /proc/self (mountinfo, cgroup) describes the main thread's namespaces,
+// so the supervisor would then read its own mounts and cgroups through
+// the probe's namespaces.
 func probeNamespaces(binary string, args []string, flags uintptr) error {
-	env, err := ipc.ChildConfig{Probe: true}.Env()
-	if err != nil {
-		return err
-	}
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append([]string{env}, ipc.ChildEnv()...)
-	cmd.SysProcAttr = procAttr(false, flags)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	return nil
+	return probeChild(binary, args, flags)
 }
 
 // privateProc reports whether a child mounts its own /proc, showing only

@@ -41,6 +41,10 @@ type processSpawner struct {
 	compile    *compileGate
 	// registry is the registered modules (nil: none).
 	registry *registry.Set
+	// lean is the lean child children run (nil: Config.Binary as given,
+	// or this executable; leanNote says which, or why).
+	lean     *leanChild
+	leanNote string
 	// abandoned counts children whose start failed but which go-plugin
 	// still holds (ipc.ProcessConfig.Abandoned); close waits for them.
 	abandoned sync.WaitGroup
@@ -63,6 +67,7 @@ func newProcessSpawner(cfg Config, wire ipc.WireCaps, uids *uidRange, userNote s
 // first.
 func (sp *processSpawner) close() error {
 	sp.abandoned.Wait()
+	sp.lean.close()
 	return sp.closeCgroups()
 }
 

@@ -87,13 +87,19 @@ type childSpawner interface {
 // child and every spawn run in the background, each bounded by
 // StartTimeout, and Close ends them. A caller that wants a warm pool
 // before serving watches Stats().Pool.Idle, or runs an execution.
-func New(cfg Config) (*Supervisor, error) {
+func New(cfg Config) (_ *Supervisor, err error) {
 	if err := checkPlatform(); err != nil {
 		return nil, err
 	}
-	if err := resolveChildCommand(&cfg); err != nil {
+	lean, leanNote, err := resolveChildCommand(&cfg)
+	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			lean.close()
+		}
+	}()
 	uids, userNote, err := childUsers(&cfg)
 	if err != nil {
 		return nil, err
@@ -126,6 +132,7 @@ func New(cfg Config) (*Supervisor, error) {
 		return nil, err
 	}
 	sp.registry = set
+	sp.lean, sp.leanNote = lean, leanNote
 	if set != nil {
 		// Registered modules that cannot be evaluated (an import outside
 		// them, a top level that throws) fail New, not each execution:
