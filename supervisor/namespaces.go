@@ -3,7 +3,6 @@ package supervisor
 import (
 	"fmt"
 	"os"
-
 )
 
 // baseNamespaces every child gets: no network at all (a fresh network
