@@ -158,13 +158,19 @@ func prepare(ctx context.Context, cfg ipc.ChildConfig, clock *startupClock, logg
 		return nil, err
 	}
 	clock.mark(PhaseHarden)
-	if cfg.CacheDigests != nil {
+	sealed, err := openSealed(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if sealed != nil {
+		clock.mark(PhaseSealed)
+	} else if cfg.CacheDigests != nil {
 		if err := verifyCache(cfg.CacheDir, cfg.CacheDigests); err != nil {
 			return nil, err
 		}
 		clock.mark(PhaseCacheCheck)
 	}
-	eng, err := newEngine(ctx, cfg)
+	eng, err := newEngine(ctx, cfg, sealed)
 	if err != nil {
 		return nil, fmt.Errorf("child: engine: %w", err)
 	}

@@ -40,6 +40,7 @@ const (
 	PhaseExecToMain = "exec to main (runtime start, package inits)"
 	PhaseHarden     = "configuration, /proc, uid, no_new_privs"
 	PhaseCacheCheck = "compilation cache SHA-256 check"
+	PhaseSealed     = "sealed cache files: seals checked"
 	PhaseModule     = "engine: QuickJS module from the compilation cache"
 	PhaseVM         = "engine: instance, QuickJS init, prelude"
 	PhaseVMSnapshot = "engine: instance from the heap snapshot"

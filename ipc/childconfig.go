@@ -62,7 +62,31 @@ type ChildConfig struct {
 	// Registry names the registered modules (the supervisor's
 	// Config.Modules): nil for none.
 	Registry *RegistryRef `json:"registry,omitempty"`
+	// Sealed lists the cache files this child reads from sealed memory
+	// files the supervisor filled and checked once, instead of from
+	// CacheDir: by path relative to CacheDir, the descriptor the child
+	// holds each as (exec.Cmd.ExtraFiles: 3 and up). The child checks
+	// that each is sealed and neither reads these files from disk nor
+	// hashes them. SealedView is a directory the supervisor made whose
+	// entries, by the same relative paths, are symbolic links to
+	// /proc/self/fd/N: wazero's file cache opens the compiled module by
+	// path.
+	Sealed     map[string]int `json:"sealed,omitempty"`
+	SealedView string         `json:"sealed_view,omitempty"`
 }
+
+// CompileReport is what a compile child prints on its stdout, as one
+// JSON object, when it succeeds: the cache files, by path relative to
+// CacheDir, that a serving child of its configuration reads (the
+// compiled module, the heap snapshot, the Intl pack), which the
+// supervisor seals into memory files (ChildConfig.Sealed).
+type CompileReport struct {
+	ChildFiles []string `json:"child_files"`
+}
+
+// MaxCompileReport bounds the compile child's stdout the supervisor
+// reads.
+const MaxCompileReport = 64 << 10
 
 // RegistryRef is what a child is told of the registered modules: the
 // file in CacheDir that holds them (read only by a child that evaluates

@@ -101,6 +101,10 @@ type cacheState struct {
 	digests map[string]string
 	files   int
 	bytes   int64
+	// sealed is what children read of it, in sealed memory files (nil:
+	// they read and hash the files on disk; sealedNote says why).
+	sealed     *sealedCache
+	sealedNote string
 }
 
 // compileGate makes the first spawn fill the compilation cache, with a
@@ -150,7 +154,8 @@ func (g *compileGate) wait(ctx context.Context, fill func(context.Context) (*cac
 // in-process engine of `warden run --in-process` writes its own entry)
 // would otherwise look warm and leave every child to compile.
 func (sp *processSpawner) fillCache(ctx context.Context) (*cacheState, error) {
-	if err := sp.runCompileChild(ctx); err != nil {
+	report, err := sp.runCompileChild(ctx)
+	if err != nil {
 		return nil, err
 	}
 	sums, err := checkCacheTree(sp.cfg.CacheDir, true, true)
@@ -166,19 +171,39 @@ func (sp *processSpawner) fillCache(ctx context.Context) (*cacheState, error) {
 			st.bytes += fi.Size()
 		}
 	}
+	sp.sealFor(st, report)
 	return st, nil
+}
+
+// sealCacheFiles is sealCache; a variable so that tests can make sealing
+// fail as it does on a machine without sealed memory files.
+var sealCacheFiles = sealCache
+
+// sealFor seals the files the compile child's report names into memory
+// files for every child. When that fails (no memfd_create here, a report
+// that cannot be read, a file that changed), children read and hash the
+// files on disk, as before, and st.sealedNote says why.
+func (sp *processSpawner) sealFor(st *cacheState, report []byte) {
+	rels, err := parseCompileReport(report)
+	if err == nil {
+		st.sealed, err = sealCacheFiles(sp.cfg.CacheDir, st.digests, rels)
+	}
+	if err != nil {
+		st.sealedNote = fmt.Sprintf("not sealed (%v): every child reads the cache files from disk and checks their SHA-256", err)
+		sp.log.Warn("compilation cache: no sealed memory files", "error", err.Error())
+	}
 }
 
 // runCompileChild runs the child binary in compile-only mode, as the
 // supervisor's own uid and before any untrusted code exists: it compiles
 // the QuickJS module into the cache (or loads it from there) and exits.
-func (sp *processSpawner) runCompileChild(ctx context.Context) error {
+func (sp *processSpawner) runCompileChild(ctx context.Context) (report []byte, err error) {
 	bound := max(sp.cfg.StartTimeout, compileMinTimeout)
 	ctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	if sp.registry != nil {
 		if err := writeRegistry(sp.cfg.CacheDir, sp.registry); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	env, err := ipc.ChildConfig{
@@ -189,7 +214,7 @@ func (sp *processSpawner) runCompileChild(ctx context.Context) error {
 		Harden:      ipc.Hardening{NoNewPrivs: true},
 	}.Env()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, sp.cfg.Binary, sp.cfg.ChildArgs...)
 	cmd.Args[0] = "warden-compile"
@@ -200,24 +225,26 @@ func (sp *processSpawner) runCompileChild(ctx context.Context) error {
 	cmd.WaitDelay = time.Second
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
+	stdout := &limitedBuffer{max: ipc.MaxCompileReport}
+	cmd.Stdout = stdout
 	start := time.Now()
 	err = cmd.Run()
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("supervisor: the compile child did not fill the compilation cache %s within %v (Config.StartTimeout, at least %v)", sp.cfg.CacheDir, bound, compileMinTimeout)
+		return nil, fmt.Errorf("supervisor: the compile child did not fill the compilation cache %s within %v (Config.StartTimeout, at least %v)", sp.cfg.CacheDir, bound, compileMinTimeout)
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == compileExitNoWasm {
-		return noWasmError(sp.cfg.CacheDir)
+		return nil, noWasmError(sp.cfg.CacheDir)
 	}
 	if err != nil {
-		return fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", sp.cfg.CacheDir, err, logText(stderr.String()))
+		return nil, fmt.Errorf("supervisor: the compile child could not fill the compilation cache %s: %w: %s", sp.cfg.CacheDir, err, logText(stderr.String()))
 	}
 	sp.log.Info("compile child filled the compilation cache", "dir", sp.cfg.CacheDir, "took", time.Since(start))
 	if msg := strings.TrimSpace(stderr.String()); msg != "" {
 		// It succeeded but had something to say: no heap snapshot, say.
 		sp.log.Warn("compile child", "stderr", msg)
 	}
-	return nil
+	return stdout.b, nil
 }
 
 // compileMinTimeout is the least time the compile child gets, whatever
@@ -243,22 +270,51 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 
 func (t *tailBuffer) String() string { return string(bytes.ToValidUTF8(t.b, nil)) }
 
+// limitedBuffer keeps the first max bytes written to it: the compile
+// child's report, which is all the supervisor reads of its stdout.
+type limitedBuffer struct {
+	b   []byte
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - len(l.b); room > 0 {
+		l.b = append(l.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
 // CacheInfo describes the compilation cache, for `warden doctor`.
 type CacheInfo struct {
 	Dir string
 	// Ready is true once the compile child has filled the cache.
 	Ready bool
 	// Files and Bytes are what the compile child left, every byte of
-	// which each child checks against its SHA-256 before loading.
+	// which is checked against its SHA-256 before a child loads it:
+	// once, by the supervisor, for the files it sealed; by each child
+	// for the others.
 	Files int
 	Bytes int64
+	// SealedFiles and SealedBytes are the files children read from
+	// sealed memory files (the compiled module, the heap snapshot, the
+	// Intl pack); SealedNote says why there are none, once Ready.
+	SealedFiles int
+	SealedBytes int64
+	SealedNote  string
+	// Child is what children run: the lean child from a sealed memory
+	// file, or a binary, and why not the lean child.
+	Child string
 }
 
 // cacheInfo describes the compilation cache (Supervisor.Cache).
 func (sp *processSpawner) cacheInfo() CacheInfo {
-	c := CacheInfo{Dir: sp.cfg.CacheDir}
+	c := CacheInfo{Dir: sp.cfg.CacheDir, Child: sp.childInfo()}
 	if st := sp.compile.state.Load(); st != nil {
 		c.Ready, c.Files, c.Bytes = true, st.files, st.bytes
+		c.SealedNote = st.sealedNote
+		if st.sealed != nil {
+			c.SealedFiles, c.SealedBytes = len(st.sealed.files), st.sealed.bytes
+		}
 	}
 	return c
 }

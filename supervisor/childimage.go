@@ -67,7 +67,8 @@ func startLeanChild() (*leanChild, string, error) {
 		return nil, fmt.Sprintf("no sealed memory file for the lean child (%v): children re-execute this executable", err), nil
 	}
 	lc := &leanChild{file: f, size: img.Size}
-	if err := lc.raise(); err == nil {
+	err = lc.raise()
+	if err == nil {
 		err = probeChild(lc.path(), nil, 0)
 	}
 	if err != nil {
@@ -92,6 +93,14 @@ func (lc *leanChild) raise() error {
 // forked child's own descriptor table (the descriptor is close-on-exec,
 // so the child holds it only until its exec succeeds).
 func (lc *leanChild) path() string { return fmt.Sprintf("/proc/self/fd/%d", lc.file.Fd()) }
+
+// childInfo says what children run (CacheInfo.Child).
+func (sp *processSpawner) childInfo() string {
+	if sp.lean != nil {
+		return fmt.Sprintf("the lean child this executable carries (%.1f MiB), from a sealed memory file", float64(sp.lean.size)/(1<<20))
+	}
+	return sp.leanNote
+}
 
 func (lc *leanChild) close() {
 	if lc != nil {

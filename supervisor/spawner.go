@@ -68,6 +68,9 @@ func newProcessSpawner(cfg Config, wire ipc.WireCaps, uids *uidRange, userNote s
 func (sp *processSpawner) close() error {
 	sp.abandoned.Wait()
 	sp.lean.close()
+	if st := sp.compile.state.Load(); st != nil {
+		st.sealed.close()
+	}
 	return sp.closeCgroups()
 }
 
@@ -167,12 +170,15 @@ func (sp *processSpawner) buildCommand(startCtx context.Context, prof profile, m
 		Registry:       registryRef(sp.registry),
 		Harden:         hc,
 		Wire:           sp.wire,
+		Sealed:         cache.sealed.childFDs(),
+		SealedView:     cache.sealed.viewDir(),
 	}.Env()
 	if err != nil {
 		return nil, ipc.ProcessConfig{}, err
 	}
 	cmd := exec.Command(sp.cfg.Binary, sp.cfg.ChildArgs...)
 	cmd.Args[0] = ChildProcessName
+	cmd.ExtraFiles = cache.sealed.extraFiles()
 	// An empty environment but for the child's configuration and its Go
 	// runtime settings (go-plugin adds its handshake variables;
 	// SkipHostEnv keeps ours out).

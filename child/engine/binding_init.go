@@ -74,8 +74,9 @@ func writePrelude(w io.Writer, core string, files fs.FS) {
 // An engine configured with a heap snapshot (Config.Snapshot) restores
 // the instance from it instead, and fails if the snapshot is refused.
 func (e *Engine) NewVM(ctx context.Context, memoryBytes int64) (*VM, error) {
-	if e.cfg.Snapshot != "" {
-		return e.restoreVM(ctx, memoryBytes, e.cfg.Snapshot, e.cfg.SnapshotSHA256, keyWithRegistry(preludeKey(), e.cfg.Registry.Digest()), rand.Reader)
+	if e.FromSnapshot() {
+		src := snapshotSource{path: e.cfg.Snapshot, digest: e.cfg.SnapshotSHA256, sealed: e.cfg.SealedSnapshot}
+		return e.restoreVM(ctx, memoryBytes, src, keyWithRegistry(preludeKey(), e.cfg.Registry.Digest()), rand.Reader)
 	}
 	return e.newVM(ctx, memoryBytes, preludeSource())
 }

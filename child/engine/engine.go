@@ -33,6 +33,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -82,6 +83,18 @@ type Config struct {
 	// the snapshot is refused (digest, size, key, shape).
 	Snapshot       string
 	SnapshotSHA256 string
+	// SealedSnapshot, when set instead of Snapshot, is the heap snapshot
+	// as a sealed memory file the caller has checked (memfd.Check): its
+	// bytes cannot change, so NewVM does not hash them, and maps them
+	// with the page tables filled at once (MAP_POPULATE) rather than a
+	// fault per page. The engine neither closes nor keeps it beyond
+	// NewVM.
+	SealedSnapshot *os.File
+	// SealedCompiled, when set, is a directory laid out as
+	// CacheDir/CacheFlavour() whose entries are links to sealed memory
+	// files holding the compiled module (a child's SealedView): wazero's
+	// file cache, which opens entries by path, reads it instead.
+	SealedCompiled string
 	// Registry holds the host-approved modules every instance evaluates
 	// during init (into the heap snapshot with the prelude), which code
 	// imports by name. Trusted code only: it runs with the prelude's
@@ -100,6 +113,10 @@ type Config struct {
 	// data, or none (Intl then throws, saying what to run).
 	IntlPack       string
 	IntlPackSHA256 string
+	// SealedIntlPack, when set instead of IntlPack, is the pack as a
+	// sealed memory file the caller has checked: it is mapped, not
+	// hashed.
+	SealedIntlPack *os.File
 }
 
 // Engine holds the compiled QuickJS module. It is safe for concurrent use;
@@ -133,7 +150,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.IntlPack != "" {
+	if cfg.SealedIntlPack != nil {
+		if err := intl.UsePack(cfg.SealedIntlPack, ""); err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+	} else if cfg.IntlPack != "" {
 		if err := intl.UsePackFile(cfg.IntlPack, cfg.IntlPackSHA256); err != nil {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
@@ -150,8 +171,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	// seccomp filter forbids it later); peakStack reads it.
 	pagemap.Open()
 	e := &Engine{cfg: cfg, wasm: wasm, runtimes: map[runtimeKey]*moduleRuntime{}}
-	if cfg.CacheDir != "" {
-		dir := filepath.Join(cfg.CacheDir, CacheFlavour())
+	if cfg.CacheDir != "" || cfg.SealedCompiled != "" {
+		dir := cfg.SealedCompiled
+		if dir == "" {
+			dir = filepath.Join(cfg.CacheDir, CacheFlavour())
+		}
 		cache, err := wazero.NewCompilationCacheWithDir(dir)
 		if err != nil {
 			return nil, fmt.Errorf("engine: open compilation cache %s: %w", dir, err)
@@ -169,7 +193,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 
 // FromSnapshot reports whether NewVM restores instances from a heap
 // snapshot (Config.Snapshot) rather than running init.
-func (e *Engine) FromSnapshot() bool { return e.cfg.Snapshot != "" }
+func (e *Engine) FromSnapshot() bool { return e.cfg.Snapshot != "" || e.cfg.SealedSnapshot != nil }
 
 // maxPagesFor is the linear-memory cap, in wasm pages, of an instance
 // whose QuickJS heap is capped at memoryBytes (contract.LinearMemoryCap).

@@ -27,6 +27,6 @@ func (m *snapshotMemory) Reallocate(size uint64) []byte {
 
 func (m *snapshotMemory) Free() { m.buf = nil }
 
-func (m *snapshotMemory) mapImage(*os.File, *snapshotHeader) error {
+func (m *snapshotMemory) mapImage(*os.File, *snapshotHeader, bool) error {
 	return errors.New("heap snapshots are mapped only on Linux")
 }

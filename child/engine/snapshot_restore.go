@@ -17,23 +17,42 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 )
 
-// restoreVM is NewVM from the heap snapshot at path, which must have the
-// SHA-256 digest and have been made with the prelude whose snapshot key is
-// key (preludeKey, snapshotKey). The instance's linear
-// memory is the file's image mapped privately (copy-on-write): pages the
-// guest only reads stay the page cache's, shared by every child. Nothing
-// of init runs: not the module's _initialize, not qjs_init, not the
-// prelude. What instantiation wrote into memory (the data segments) is
-// replaced by the image; the stack pointer (the module's one mutable
-// global) is set to the snapshot's; every word init drew from entropy is
-// drawn again from entropy, and the clock origin is read again.
-func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest, key string, entropy io.Reader) (_ *VM, err error) {
-	f, h, block, err := openSnapshot(path, key)
+// snapshotSource is where restoreVM finds a heap snapshot: the file at
+// path, which must have the SHA-256 digest, or a sealed memory file the
+// caller checked, whose bytes cannot change and are not hashed.
+type snapshotSource struct {
+	path   string
+	digest string
+	sealed *os.File
+}
+
+func (s snapshotSource) name() string {
+	if s.sealed != nil {
+		return s.sealed.Name()
+	}
+	return s.path
+}
+
+// restoreVM is NewVM from the heap snapshot src, made with the prelude
+// whose snapshot key is key (preludeKey, snapshotKey). The instance's
+// linear memory is the file's image mapped privately (copy-on-write):
+// pages the guest only reads stay the page cache's (or the sealed
+// file's), shared by every child. Nothing of init runs: not the module's
+// _initialize, not qjs_init, not the prelude. What instantiation wrote
+// into memory (the data segments) is replaced by the image; the stack
+// pointer (the module's one mutable global) is set to the snapshot's;
+// every word init drew from entropy is drawn again from entropy, and the
+// clock origin is read again.
+func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, src snapshotSource, key string, entropy io.Reader) (_ *VM, err error) {
+	f, h, block, err := openSnapshot(src, key)
 	if err != nil {
 		return nil, err
 	}
-	// The mapping outlives the descriptor.
-	defer f.Close()
+	if src.sealed == nil {
+		// The mapping outlives the descriptor.
+		defer f.Close()
+	}
+	path := src.name()
 	maxPages := e.pagesFor(memoryBytes)
 	if h.Pages > maxPages {
 		return nil, fmt.Errorf("%w: %s holds %d pages of memory, more than this profile's cap of %d", ErrSnapshotRefused, path, h.Pages, maxPages)
@@ -54,7 +73,12 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 			err = fmt.Errorf("%s: %w", path, err)
 		}
 	}()
-	if err := mem.mapVerified(f, h, block, digest); err != nil {
+	if src.sealed != nil {
+		err = mem.mapImage(f, h, true)
+	} else {
+		err = mem.mapVerified(f, h, block, src.digest)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := restoreShape(mod, h); err != nil {
@@ -73,18 +97,21 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, path, digest,
 	return vm, nil
 }
 
-// openSnapshot opens the snapshot at path and reads and checks its
-// header (block, as read) against prelude's key and the file's size.
-func openSnapshot(path, key string) (_ *os.File, _ *snapshotHeader, block []byte, err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("engine: heap snapshot: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
+// openSnapshot opens the snapshot src (a sealed file is used as it is)
+// and reads and checks its header (block, as read) against prelude's
+// key and the file's size.
+func openSnapshot(src snapshotSource, key string) (_ *os.File, _ *snapshotHeader, block []byte, err error) {
+	f, path := src.sealed, src.name()
+	if f == nil {
+		if f, err = os.OpenFile(src.path, os.O_RDONLY|syscall.O_NOFOLLOW, 0); err != nil {
+			return nil, nil, nil, fmt.Errorf("engine: heap snapshot: %w", err)
 		}
-	}()
+		defer func() {
+			if err != nil {
+				f.Close()
+			}
+		}()
+	}
 	block = make([]byte, snapshotHeaderMax)
 	if _, err := f.ReadAt(block, 0); err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: %s: read header: %v", ErrSnapshotRefused, path, err)
@@ -104,13 +131,14 @@ func openSnapshot(path, key string) (_ *os.File, _ *snapshotHeader, block []byte
 // mapVerified maps the image from f and checks the file (header block,
 // padding, image) against digest.
 func (m *snapshotMemory) mapVerified(f *os.File, h *snapshotHeader, block []byte, digest string) error {
-	if err := m.mapImage(f, h); err != nil {
+	if err := m.mapImage(f, h, false); err != nil {
 		return fmt.Errorf("engine: map heap snapshot: %w", err)
 	}
 	// The digest is read through the mapping itself, which also makes
 	// every page of the image present: peakStack skips only pages the
 	// kernel says were never touched, which holds for the fresh zero
-	// pages below the image but not for a file's.
+	// pages below the image but not for a file's. (A sealed snapshot's
+	// mapping is populated instead: mapImage.)
 	sum := sha256.New()
 	sum.Write(block)
 	sum.Write(zeroPad[:])

@@ -365,7 +365,7 @@ func entropyFixups(a, b *initSample, stateOff uint32) ([]snapshotFixup, error) {
 // Math.random follows from it and that the prelude's runner works.
 func (e *Engine) checkSnapshot(ctx context.Context, path, digest, prelude string, stateOff uint32) error {
 	seed := bytes.Repeat([]byte{0x5a, 0x17, 0xc3, 0x08}, 16)
-	vm, err := e.restoreVM(ctx, e.cfg.MemoryBytes, path, digest, e.keyOf(prelude), bytes.NewReader(seed))
+	vm, err := e.restoreVM(ctx, e.cfg.MemoryBytes, snapshotSource{path: path, digest: digest}, e.keyOf(prelude), bytes.NewReader(seed))
 	if err != nil {
 		return fmt.Errorf("restore the snapshot just written: %w", err)
 	}

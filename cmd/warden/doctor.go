@@ -175,8 +175,12 @@ func cacheCheck(sup *supervisor.Supervisor, supErr error) layerCheck {
 		return c
 	}
 	c.Active = true
-	c.Detail = fmt.Sprintf("%s: %s; written only by the compile child; SHA-256 check on: every child verifies %d file(s), %.1f MiB, before loading; %s",
-		info.Dir, owner, info.Files, float64(info.Bytes)/(1<<20), runtimeFilesNote(info.Dir))
+	check := fmt.Sprintf("SHA-256 check on: every child verifies its files (of %d, %.1f MiB) before loading; %s", info.Files, float64(info.Bytes)/(1<<20), info.SealedNote)
+	if info.SealedFiles > 0 {
+		check = fmt.Sprintf("sealed: the supervisor checked the SHA-256 of the %d file(s) children read (%.1f MiB) once and sealed them into memory files every child maps, checking only the seals", info.SealedFiles, float64(info.SealedBytes)/(1<<20))
+	}
+	c.Detail = fmt.Sprintf("%s: %s; written only by the compile child; %s; %s; children: %s",
+		info.Dir, owner, check, runtimeFilesNote(info.Dir), info.Child)
 	return c
 }
 

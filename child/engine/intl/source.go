@@ -56,11 +56,21 @@ func UsePackFile(path, want string) error {
 		return fmt.Errorf("intl: the data pack: %w", err)
 	}
 	defer f.Close()
+	return UsePack(f, want)
+}
+
+// UsePack is UsePackFile with the pack already open (a sealed memory
+// file, whose digest need not be checked: want ""). The mapping outlives
+// f.
+func UsePack(f *os.File, want string) error {
+	if embedded {
+		return nil
+	}
 	b, err := mapFile(f)
 	if err != nil {
-		return fmt.Errorf("intl: the data pack %s: %w", path, err)
+		return fmt.Errorf("intl: the data pack %s: %w", f.Name(), err)
 	}
-	packed.path, packed.sha256, packed.bytes = path, want, b
+	packed.path, packed.sha256, packed.bytes = f.Name(), want, b
 	return nil
 }
 

@@ -8,14 +8,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/wardenhq/warden/internal/childimage"
 )
 
 // BuildWarden builds the module's ./cmd/warden as `make build` does
-// (static, CGO_ENABLED=0) into dir and returns its path; root is the
-// module's root directory. It skips the test when the QuickJS wasm the
-// binary embeds is missing.
+// (static, CGO_ENABLED=0, with the lean child ./cmd/warden-child
+// appended: internal/childimage) into dir and returns its path; root is
+// the module's root directory. It skips the test when the QuickJS wasm
+// the binary embeds is missing.
 func BuildWarden(tb testing.TB, root, dir string) string {
 	tb.Helper()
 	for _, f := range []string{"child/engine/wasm/quickjs.wasm", "child/engine/wasm_embedded.go"} {
@@ -23,14 +27,39 @@ func BuildWarden(tb testing.TB, root, dir string) string {
 			tb.Skipf("skipping: the QuickJS wasm or the file that embeds it is missing (%v): run `make wasm` to build warden", err)
 		}
 	}
-	bin := filepath.Join(dir, "warden")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/warden")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("go build ./cmd/warden: %v\n%s", err, out)
+	bin, child := filepath.Join(dir, "warden"), filepath.Join(dir, "warden-child")
+	goBuild(tb, root, child, "-ldflags=-s -w", "./cmd/warden-child")
+	goBuild(tb, root, bin, "./cmd/warden")
+	w, err := os.OpenFile(bin, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := os.Open(child)
+	if err == nil {
+		err = childimage.Append(w, c)
+		c.Close()
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Remove(child)
+	}
+	if err != nil {
+		tb.Fatalf("append the lean child to %s: %v", bin, err)
 	}
 	return bin
+}
+
+// goBuild runs go build -o out with flags in root, as `make build` does.
+func goBuild(tb testing.TB, root, out string, args ...string) {
+	tb.Helper()
+	cmd := exec.Command("go", append([]string{"build", "-o", out}, args...)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", strings.Join(args, " "), err, b)
+	}
 }
 
 // FreeLoopbackAddr is a loopback address whose port was free a moment
