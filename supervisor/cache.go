@@ -56,7 +56,13 @@ import (
 //     makes them 0700 and 0600), and each file's SHA-256
 //     (ipc.CacheDigest) is recorded in cacheState.digests.
 //  5. Carried (processSpawner.buildCommand, spawner.go): every child gets
-//     the digests in ipc.ChildConfig.CacheDigests, in its environment.
+//     the digests in ipc.ChildConfig.CacheDigests, in its environment,
+//     and, when sealFor (here) could seal them (sealed.go), the files the
+//     compile child reported a serving child reads as sealed memory
+//     files, checked against their digests as they were copied, passed
+//     as descriptors (ChildConfig.Sealed, SealedView). A child checks
+//     only their seals (child/cache.go openSealed) and skips steps 6 and
+//     7's hashing for them.
 //  6. Checked before use, in the child (child/child.go prepare, then
 //     child/cache.go verifyCache): the cache must hold exactly the
 //     recorded files of its own flavour, each with its digest, opened

@@ -65,6 +65,7 @@ func TestCompileGate(t *testing.T) {
 // spawn fails with an error that says so; the supervisor keeps serving
 // the children it already has and does not crash.
 func TestCacheDigestMismatch(t *testing.T) {
+	withoutSealing(t) // sealed files are immune: TestSealedFilesOutliveChangesOnDisk
 	for _, tc := range []struct {
 		name   string
 		tamper func(t *testing.T, module string)
@@ -166,6 +167,7 @@ func TestCompileChildFailure(t *testing.T) {
 // children, all with the module mapped, so every attempt faults. With
 // stock wazero (which copies the code) the execution succeeds.
 func TestCacheTruncatedWhileMapped(t *testing.T) {
+	withoutSealing(t) // a sealed file cannot shrink: TestSealedFilesOutliveChangesOnDisk
 	cache := filepath.Join(publicTempDir(t), "cache")
 	// Keep-warm off: an idle child re-reading its pages would touch the
 	// truncated code and die before an execution reaches it.

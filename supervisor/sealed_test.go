@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +99,63 @@ func TestSealingFailsAndChildrenHashTheFiles(t *testing.T) {
 	if !hasPhase(s, child.PhaseCacheCheck) || hasPhase(s, child.PhaseSealed) {
 		t.Errorf("children's start-up phases %+v: want the SHA-256 check", s.Stats().Startup)
 	}
+}
+
+// withoutSealing makes the supervisors the test makes leave the cache
+// files on disk, as a machine without sealed memory files does: children
+// read and hash them.
+func withoutSealing(t *testing.T) {
+	t.Helper()
+	old := sealCacheFiles
+	t.Cleanup(func() { sealCacheFiles = old })
+	sealCacheFiles = func(string, map[string]string, []string) (*sealedCache, error) {
+		return nil, errors.New("sealing switched off by the test")
+	}
+}
+
+// TestSealedFilesOutliveChangesOnDisk: once sealed, what children map is
+// the bytes the supervisor checked, whatever happens to the files on
+// disk: a module changed in place or truncated under the children (which
+// without sealing kills a child that mapped it: TestCacheTruncatedWhileMapped)
+// and a corrupted snapshot reach no child, running or new.
+func TestSealedFilesOutliveChangesOnDisk(t *testing.T) {
+	cache := filepath.Join(publicTempDir(t), "cache")
+	s := newSup(t, func(c *Config) { c.CacheDir, c.PoolSize, c.KeepWarm = cache, 2, -1 })
+	runOne(t, s)
+	if info := s.Cache(); info.SealedFiles == 0 {
+		t.Skipf("skipping: the cache was not sealed on this machine: %s", info.SealedNote)
+	}
+	waitIdle(t, s, 2)
+	modules, _ := filepath.Glob(filepath.Join(cache, "*", "wazero-*", "*"))
+	snapshots, _ := filepath.Glob(filepath.Join(cache, "snapshots", "*"))
+	if len(modules) != 1 || len(snapshots) == 0 {
+		t.Fatalf("want one compiled module and a snapshot, got %v %v", modules, snapshots)
+	}
+	for _, path := range snapshots {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[len(b)-1000] ^= 0x10
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Truncate(modules[0], 4096); err != nil {
+		t.Fatal(err)
+	}
+	// The idle children (mapped before), then children spawned after.
+	for i := 0; i < 5; i++ {
+		res, err := s.Execute(context.Background(), contract.Request{Code: "let s = 0; for (let i = 0; i < 1000; i++) s += i; return s"}, nil)
+		if err != nil || !res.OK || string(res.Value) != "499500" {
+			t.Fatalf("execution %d after the files on disk changed: %+v, %v", i, res, err)
+		}
+	}
+	p, err := s.spawner.spawn(context.Background(), profile{memory: s.cfg.Defaults.MemoryBytes})
+	if err != nil {
+		t.Fatalf("a spawn after the files on disk changed: %v", err)
+	}
+	p.Discard()
 }
 
 // TestChildRefusesUnsealedFiles attacks the child's own check with the

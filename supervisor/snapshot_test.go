@@ -85,6 +85,7 @@ Array.prototype.includes = null; Math.random = () => 4; return 1`}, nil)
 // executions get a CapacityError naming it once no good child is left.
 // A child never runs from it, nor falls back to init behind it.
 func TestSnapshotRefusedByChildren(t *testing.T) {
+	withoutSealing(t) // sealed files are immune: TestSealedFilesOutliveChangesOnDisk
 	for _, tc := range []struct {
 		name   string
 		tamper func(t *testing.T, path string)
