@@ -24,7 +24,10 @@ func snapshotSup(t *testing.T, mod func(*Config)) (*Supervisor, string) {
 			mod(c)
 		}
 	})
-	// The first execution proves the cache and the snapshot good.
+	// The first execution proves the cache and the snapshot good; it
+	// waits for the compile child, which a loaded machine can make
+	// outlast QueueTimeout.
+	waitIdle(t, s, 1)
 	if res, err := s.Execute(context.Background(), contract.Request{Code: "return 1"}, nil); err != nil || !res.OK {
 		t.Fatalf("first execution: %v %+v", err, res.Error)
 	}
