@@ -44,7 +44,7 @@ wazero-patch:
 # wazero's own tests of the packages the patch touches, on the patched
 # source, and its compilation-cache integration tests (~25 s of wall
 # time on 2 cores).
-WAZERO_TEST_PKGS := . ./internal/wasm/ ./internal/engine/wazevo/ ./internal/platform/ ./internal/filecache/ ./internal/integration_test/filecache/
+WAZERO_TEST_PKGS := . ./internal/wasm/ ./internal/wasm/binary/ ./internal/engine/wazevo/ ./internal/platform/ ./internal/filecache/ ./internal/integration_test/filecache/
 wazero-test: wazero-patch
 	cd $(WAZERO_DIR)/wazero && GOFLAGS= $(GO) test -count=1 $(WAZERO_TEST_PKGS)
 

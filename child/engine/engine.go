@@ -233,7 +233,7 @@ func (e *Engine) runtimeFor(ctx context.Context, memoryBytes int64) (*moduleRunt
 		r.Close(ctx)
 		return nil, err
 	}
-	compiled, err := r.CompileModule(withThrowListeners(ctx), e.wasm)
+	compiled, err := compileModule(withThrowListeners(ctx), r, e.wasm)
 	if err != nil {
 		r.Close(ctx)
 		return nil, fmt.Errorf("engine: compile QuickJS module: %w", err)

@@ -34,6 +34,11 @@ func (m *snapshotMemory) Allocate(_, max uint64) experimental.LinearMemory {
 	return m
 }
 
+// DiscardsDataSegments tells the patched wazero (build/wazero) that the
+// data segments need not be written at instantiation: mapImage replaces
+// the memory below and in the image. Stock wazero never asks.
+func (m *snapshotMemory) DiscardsDataSegments() bool { return true }
+
 // Reallocate grows within the reservation; past it, it fails (nil).
 func (m *snapshotMemory) Reallocate(size uint64) []byte {
 	if size > uint64(len(m.buf)) {

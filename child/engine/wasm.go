@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/tetratelabs/wazero"
 
 	"github.com/wardenhq/warden/internal/runtimefiles"
 )
@@ -27,6 +30,30 @@ const WasmSHA256 = runtimefiles.WasmSHA256
 
 // EmbeddedWasm reports whether this binary carries the QuickJS module.
 func EmbeddedWasm() bool { return embeddedWasm != nil }
+
+// pinnedSum is the SHA-256 every module the engine compiles has
+// (wasmFor checks it, or the build did).
+var pinnedSum = func() (sum [32]byte) {
+	b, err := hex.DecodeString(runtimefiles.WasmSHA256)
+	if err != nil || copy(sum[:], b) != len(sum) {
+		panic("engine: runtimefiles.WasmSHA256 is not a SHA-256")
+	}
+	return sum
+}()
+
+// compileModule compiles wasm (the pinned module) in r. The patched
+// wazero (build/wazero) takes the module's SHA-256 from the pin rather
+// than hashing its 638 KB again for the cache key; stock wazero has no
+// such method and hashes it.
+func compileModule(ctx context.Context, r wazero.Runtime, wasm []byte) (wazero.CompiledModule, error) {
+	type withSHA256 interface {
+		CompileModuleWithSHA256(context.Context, []byte, [32]byte) (wazero.CompiledModule, error)
+	}
+	if c, ok := r.(withSHA256); ok {
+		return c.CompileModuleWithSHA256(ctx, wasm, pinnedSum)
+	}
+	return r.CompileModule(ctx, wasm)
+}
 
 // wasmFor is the module an engine of cfg compiles, checked against the
 // pin: Config.Wasm, else the embedded one, else Config.WasmFile, else
