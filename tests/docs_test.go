@@ -152,7 +152,7 @@ var foreign = map[string]bool{
 	// The standard library's, wazero's, go-plugin's, gRPC's, containerd's.
 	"ReadHeaderTimeout": true, "ProcessState": true, "SysProcAttr": true, "Credential": true,
 	"GRPCDialOptions": true, "WithMemoryLimitPages": true, "MaxCallRecvMsgSize": true,
-	"RejectUnknownMembers": true, "CachingEngine": true, "Memory": true, "Runtime": true,
+	"RejectUnknownMembers": true, "CachingEngine": true, "CompileModule": true, "CompileModuleWithSHA256": true, "Memory": true, "Runtime": true,
 	"Decoder": true, "JSValue": true, "Allow": true,
 }
 
