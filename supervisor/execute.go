@@ -69,6 +69,7 @@ func newID() string {
 }
 
 func (s *Supervisor) run(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) contract.Result {
+	start := time.Now()
 	if req.ID == "" {
 		req.ID = newID()
 	}
@@ -95,7 +96,7 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 
 	queued := time.Now()
 	for attempt := 1; ; attempt++ {
-		res, retry := s.runOnce(ctx, req, handler, onEvent, queued)
+		res, retry := s.runOnce(ctx, req, handler, onEvent, start, queued)
 		// A child that died while idle (killed from outside, say) can be
 		// handed out before the pool notices. If it never started the
 		// execution, nothing of it ran: take another child.
@@ -112,8 +113,9 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 const maxAttempts = 3
 
 // runOnce takes one child and runs req on it. retry is true when the
-// child failed before it started the execution.
-func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event), queued time.Time) (res contract.Result, retry bool) {
+// child failed before it started the execution. start is when the call
+// began (for Stats.Execution), queued when it began to wait for a child.
+func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event), start, queued time.Time) (res contract.Result, retry bool) {
 	limits := req.Limits
 	fail := func(err error) contract.Result { return contract.Fail(err, limits) }
 	p, err := s.pool.Get(ctx, profileOf(req, s.buckets))
@@ -136,7 +138,9 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	default:
 		return fail(contract.Errorf(contract.CapacityError, "%v", err)), false
 	}
+	sent := time.Now()
 	res, reported, started := s.execOn(ctx, p, req, handler, onEvent)
+	received := time.Now()
 	if peak, ok := p.cgroupPeakBytes(); ok {
 		res.Stats.CgroupPeakBytes = peak
 	}
@@ -158,6 +162,7 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 		// The child reported with the result; removing it (several ms of
 		// process teardown) happens off the caller's path.
 		s.discardLater(p)
+		s.execPhases.addExecution(start, sent, received, time.Now(), res.Stats.WallMS)
 		return res, false
 	}
 	if res.Error != nil && res.Error.Type == contract.TimeoutError && !s.cfg.ReapedUsage {

@@ -3,6 +3,7 @@
 package supervisor
 
 import (
+	"os"
 	"syscall"
 	"time"
 )
@@ -25,4 +26,9 @@ func kernelUsage(sysUsage any) (cpu time.Duration, maxRSS int64, ok bool) {
 func killedBySeccomp(sys any) bool {
 	ws, ok := sys.(syscall.WaitStatus)
 	return ok && ws.Signaled() && ws.Signal() == syscall.SIGSYS
+}
+
+// openNoFollow opens path for reading, refusing a symbolic link.
+func openNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 }

@@ -27,3 +27,5 @@ func prepareCacheDir(string, int, int) (string, error) { return "", ErrUnsupport
 func checkCacheTree(string, bool, bool) (map[string]string, error) {
 	return nil, ErrUnsupportedPlatform
 }
+
+func openNoFollow(string) (*os.File, error) { return nil, ErrUnsupportedPlatform }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/wardenhq/warden/internal/memfd"
 	"github.com/wardenhq/warden/ipc"
@@ -74,7 +73,7 @@ func (sc *sealedCache) add(cache, rel string, digests map[string]string) error {
 	if !ok || !filepath.IsLocal(rel) {
 		return fmt.Errorf("the compile child named %q, which is not a file it recorded", rel)
 	}
-	src, err := os.OpenFile(filepath.Join(cache, rel), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	src, err := openNoFollow(filepath.Join(cache, rel))
 	if err != nil {
 		return err
 	}

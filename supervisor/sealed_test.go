@@ -293,3 +293,28 @@ func TestDamagedChildImageFailsNew(t *testing.T) {
 		t.Fatalf("New with a damaged image: %v", err)
 	}
 }
+
+// TestExecutionPhases: Stats.Execution accounts for an execution a child
+// reported, phase by phase, and the phases add up to the whole call.
+func TestExecutionPhases(t *testing.T) {
+	s := newSup(t, nil)
+	res := runOne(t, s)
+	got := map[string]PhaseStat{}
+	for _, p := range s.Stats().Execution {
+		got[p.Name] = p
+	}
+	total, ok := got[phaseTotal]
+	if !ok || total.Samples != 1 || got[phaseExecution].WallMS != res.Stats.WallMS {
+		t.Fatalf("Stats.Execution %+v: want one sample of every phase, the execution's as its wall_ms %v", got, res.Stats.WallMS)
+	}
+	var sum float64
+	for _, name := range []string{phaseDispatch, phaseWire, phaseExecution, phaseFinish} {
+		if _, ok := got[name]; !ok {
+			t.Errorf("no phase %q", name)
+		}
+		sum += got[name].WallMS
+	}
+	if sum < total.WallMS*0.9 || sum > total.WallMS*1.1+0.01 {
+		t.Errorf("the phases add up to %.3f ms, the call took %.3f ms", sum, total.WallMS)
+	}
+}

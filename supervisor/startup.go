@@ -33,6 +33,27 @@ const (
 	phaseOpen      = "open the execution stream"
 )
 
+// The phases of an execution (Stats.Execution).
+const (
+	phaseDispatch  = "dispatch: limits, checks, an idle child taken"
+	phaseWire      = "the wire each way and the child's serving, less the execution"
+	phaseExecution = "the execution (stats.wall_ms)"
+	phaseFinish    = "the result's checks (cgroup peak, OOM kills, the kill) to the envelope"
+	phaseTotal     = "Execute, from the call to the envelope"
+)
+
+// addExecution records the phases of one execution a child reported:
+// the call at start, the request sent at sent, the result received at
+// received, the envelope ready at done; wallMS is the child's measure
+// of the execution.
+func (s *startupStats) addExecution(start, sent, received, done time.Time, wallMS float64) {
+	s.add("supervisor", phaseDispatch, contract.Millis(sent.Sub(start)), 0, 0)
+	s.add("supervisor", phaseWire, max(contract.Millis(received.Sub(sent))-wallMS, 0), 0, 0)
+	s.add("child", phaseExecution, wallMS, 0, 0)
+	s.add("supervisor", phaseFinish, contract.Millis(done.Sub(received)), 0, 0)
+	s.add("supervisor", phaseTotal, contract.Millis(done.Sub(start)), 0, 0)
+}
+
 // startupWindow is how many recent children the medians cover.
 const startupWindow = 256
 

@@ -19,6 +19,14 @@ type Stats struct {
 	// Startup is where child start-up goes, phase by phase (medians over
 	// recent children), on both sides.
 	Startup []PhaseStat
+	// Execution is where an execution's time goes once it has a request,
+	// phase by phase (medians over recent executions a child reported;
+	// CPUMS and PageFaults zero): the execution's own wall time in the
+	// child (stats.wall_ms), and on the supervisor's side the dispatch
+	// (limits, checks, an idle child taken: queue wait included), the
+	// wire each way with the child's serving less the execution, and the
+	// result's checks up to the envelope.
+	Execution []PhaseStat
 }
 
 // PoolStats is a snapshot of the pool of children.
@@ -63,7 +71,7 @@ type ProfileStats struct {
 // Stats returns the supervisor's metrics.
 func (s *Supervisor) Stats() Stats {
 	return Stats{Executions: s.executions.Load(), Failures: s.failures.Load(), Kills: s.kills.Load(),
-		Pool: poolStats(s.pool.StatsByProfile()), Startup: s.spawner.startupPhases()}
+		Pool: poolStats(s.pool.StatsByProfile()), Startup: s.spawner.startupPhases(), Execution: s.execPhases.snapshot()}
 }
 
 // poolStats copies the pool's snapshot field by field, so that the pool's

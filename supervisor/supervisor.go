@@ -52,6 +52,9 @@ type Supervisor struct {
 	// registry is the registered modules (nil: none).
 	registry *registry.Set
 
+	// execPhases is where executions' time goes (Stats.Execution).
+	execPhases startupStats
+
 	executions atomic.Uint64
 	failures   atomic.Uint64
 	kills      atomic.Uint64

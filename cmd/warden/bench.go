@@ -44,6 +44,9 @@ type benchReport struct {
 	ThroughputRatio float64 `json:"throughput_ratio"`
 	// Startup is where child start-up went, phase by phase (medians).
 	Startup []supervisor.PhaseStat `json:"startup"`
+	// Execution is where an execution's time went once it had a request
+	// (supervisor.Stats.Execution, medians).
+	Execution []supervisor.PhaseStat `json:"execution"`
 	// IdleMemory is what the pool's idle children held before the
 	// measured run (bench_memory.go).
 	IdleMemory *idleMemory `json:"idle_child_memory,omitempty"`
@@ -240,7 +243,7 @@ func measureSupervised(ctx context.Context, sup *supervisor.Supervisor, o benchO
 func reportSpawns(sup *supervisor.Supervisor, rep *benchReport) {
 	sst := sup.Stats()
 	st := sst.Pool
-	rep.Startup = sst.Startup
+	rep.Startup, rep.Execution = sst.Startup, sst.Execution
 	rep.SpawnP50MS, rep.SpawnP90MS = contract.Millis(st.SpawnLatencyP50), contract.Millis(st.SpawnLatencyP90)
 }
 
@@ -372,11 +375,31 @@ func printBench(w io.Writer, r benchReport, inProcess bool) {
 	fmt.Fprintf(w, "\nchild spawn-to-ready: p50 %.1f ms, p90 %.1f ms\n", r.SpawnP50MS, r.SpawnP90MS)
 	fmt.Fprintf(w, "CPU per execution: child %.1f ms (start-up included), supervisor %.1f ms\n", r.ChildCPUMS, r.SupervisorCPUMS)
 	printStartup(w, r.Startup)
+	printExecution(w, r.Execution, r.Rate > 0)
 	printIdleMemory(w, r.IdleMemory)
 	if inProcess {
 		fmt.Fprintf(w, "cost of process isolation: p50 x%.1f, throughput x%.1f lower\n", r.LatencyRatio, r.ThroughputRatio)
 	}
 	printReference(w, r)
+}
+
+// printExecution prints where an execution's time went, phase by phase.
+// Unpaced, the dispatch includes waiting for a child to start.
+func printExecution(w io.Writer, phases []supervisor.PhaseStat, paced bool) {
+	if len(phases) == 0 {
+		return
+	}
+	note := " (unpaced: the dispatch includes waiting for a child to start; -rate measures warm children)"
+	if paced {
+		note = " (paced: children wait warm)"
+	}
+	fmt.Fprintf(w, "\nan execution, medians over %d%s:\n", phases[0].Samples, note)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "side\tphase\twall ms")
+	for _, p := range phases {
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\n", p.Side, p.Name, p.WallMS)
+	}
+	tw.Flush()
 }
 
 // printStartup prints where child start-up went: the child's own phases
