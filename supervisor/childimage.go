@@ -38,7 +38,8 @@ var findChildImage = func() (*os.File, *childimage.Image, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	img, err := childimage.Find(f)
+	// Its bytes are checked as startLeanChild copies them.
+	img, err := childimage.Open(f)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -62,8 +63,16 @@ func startLeanChild() (*leanChild, string, error) {
 		return nil, "", fmt.Errorf("supervisor: the child image in this executable: %w", err)
 	}
 	defer exe.Close()
-	f, err := memfd.New("warden-child", img.Data, img.Size)
+	f, err := memfd.NewChecked("warden-child", img.Data, img.Size, img.SHA256[:])
+	if errors.Is(err, memfd.ErrMismatch) {
+		return nil, "", fmt.Errorf("supervisor: the child image in this executable: its bytes do not match the SHA-256 in its trailer: %w", err)
+	}
 	if err != nil {
+		// No sealed memory file here. The image is still checked, so
+		// that a damaged binary fails New on every machine.
+		if verr := img.Verify(); verr != nil {
+			return nil, "", fmt.Errorf("supervisor: the child image in this executable: %w", verr)
+		}
 		return nil, fmt.Sprintf("no sealed memory file for the lean child (%v): children re-execute this executable", err), nil
 	}
 	lc := &leanChild{file: f, size: img.Size}

@@ -1,12 +1,10 @@
 package supervisor
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -83,14 +81,16 @@ func (sc *sealedCache) add(cache, rel string, digests map[string]string) error {
 		return err
 	}
 	// The digest ipc.CacheDigest records, of the very bytes sealed.
-	h := sha256.New()
-	f, err := memfd.New("warden-"+filepath.Base(rel), io.TeeReader(src, h), fi.Size())
+	sum, err := hex.DecodeString(want)
+	if err != nil {
+		return fmt.Errorf("the digest recorded for %s: %w", rel, err)
+	}
+	f, err := memfd.NewChecked("warden-"+filepath.Base(rel), src, fi.Size(), sum)
+	if errors.Is(err, memfd.ErrMismatch) {
+		return &CacheError{filepath.Join(cache, rel), "changed after the compile child ran: its SHA-256 is not the one recorded"}
+	}
 	if err != nil {
 		return err
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		f.Close()
-		return &CacheError{filepath.Join(cache, rel), "changed after the compile child ran: its SHA-256 is not the one recorded"}
 	}
 	fd := 3 + len(sc.files)
 	sc.files = append(sc.files, f)

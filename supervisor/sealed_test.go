@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -233,7 +234,12 @@ func testImage(t *testing.T, data func(*os.File) *childimage.Image) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return f, data(f), nil
+		img := data(f)
+		// The trailer's digest, as Append writes it.
+		h := sha256.New()
+		io.Copy(h, io.NewSectionReader(img.Data, 0, img.Size))
+		copy(img.SHA256[:], h.Sum(nil))
+		return f, img, nil
 	}
 }
 

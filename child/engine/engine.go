@@ -85,10 +85,10 @@ type Config struct {
 	SnapshotSHA256 string
 	// SealedSnapshot, when set instead of Snapshot, is the heap snapshot
 	// as a sealed memory file the caller has checked (memfd.Check): its
-	// bytes cannot change, so NewVM does not hash them, and maps them
-	// with the page tables filled at once (MAP_POPULATE) rather than a
-	// fault per page. The engine neither closes nor keeps it beyond
-	// NewVM.
+	// bytes cannot change, so NewVM does not hash them, only makes
+	// every page present (a byte read per page, which the kernel's
+	// fault-around answers 16 pages at a time). The engine neither
+	// closes nor keeps it beyond NewVM.
 	SealedSnapshot *os.File
 	// SealedCompiled, when set, is a directory laid out as
 	// CacheDir/CacheFlavour() whose entries are links to sealed memory

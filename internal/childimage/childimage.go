@@ -42,14 +42,29 @@ type Image struct {
 	// Size is its length in bytes.
 	Size int64
 	// SHA256 is its digest as the trailer records it (Find has checked
-	// it).
+	// it; after Open, whoever reads Data checks it).
 	SHA256 [sha256.Size]byte
+	name   string
 }
 
 // Find returns the child image f carries, after checking the bytes
 // against the digest in its trailer: ErrNone when f has no trailer, an
 // error naming what is wrong when its trailer or bytes are damaged.
 func Find(f *os.File) (*Image, error) {
+	img, err := Open(f)
+	if err != nil {
+		return nil, err
+	}
+	if err := img.Verify(); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// Open is Find without reading the child's bytes: for a caller that
+// checks them against SHA256 as it copies them anyway (the supervisor,
+// into a sealed memory file), so that the image is read once.
+func Open(f *os.File) (*Image, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -71,17 +86,21 @@ func Find(f *os.File) (*Image, error) {
 		return nil, fmt.Errorf("childimage: %s: the trailer gives a child of %d bytes in a file of %d", f.Name(), img.Size, fi.Size())
 	}
 	img.Data = io.NewSectionReader(f, start, img.Size)
+	img.name = f.Name()
+	return img, nil
+}
+
+// Verify reads the child's bytes and checks them against the SHA-256 in
+// the trailer, leaving Data at its start.
+func (img *Image) Verify() error {
 	h := sha256.New()
-	if _, err := io.Copy(h, img.Data); err != nil {
-		return nil, fmt.Errorf("childimage: read the child in %s: %w", f.Name(), err)
+	if _, err := io.Copy(h, io.NewSectionReader(img.Data, 0, img.Size)); err != nil {
+		return fmt.Errorf("childimage: read the child in %s: %w", img.name, err)
 	}
 	if !bytes.Equal(h.Sum(nil), img.SHA256[:]) {
-		return nil, fmt.Errorf("childimage: %s: the child's bytes do not match the SHA-256 in its trailer", f.Name())
+		return fmt.Errorf("childimage: %s: the child's bytes do not match the SHA-256 in its trailer", img.name)
 	}
-	if _, err := img.Data.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return img, nil
+	return nil
 }
 
 // Append writes child, then its trailer, at the end of w.

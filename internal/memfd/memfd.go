@@ -9,6 +9,8 @@
 package memfd
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +44,27 @@ func New(name string, r io.Reader, size int64) (*os.File, error) {
 	if err := seal(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("memfd: seal %s: %w", name, err)
+	}
+	return f, nil
+}
+
+// ErrMismatch is returned by NewChecked for a source whose bytes do not
+// have the digest given.
+var ErrMismatch = errors.New("memfd: the bytes do not match the SHA-256 given")
+
+// NewChecked is New for a source whose SHA-256 must be sum: the bytes
+// are hashed as they are copied, so that what is sealed is what was
+// checked, and the source is read once. A mismatch is ErrMismatch, and
+// nothing is returned.
+func NewChecked(name string, r io.Reader, size int64, sum []byte) (*os.File, error) {
+	h := sha256.New()
+	f, err := New(name, io.TeeReader(r, h), size)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(h.Sum(nil), sum) {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s", ErrMismatch, name)
 	}
 	return f, nil
 }

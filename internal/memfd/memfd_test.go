@@ -2,6 +2,7 @@ package memfd
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"os"
@@ -81,5 +82,20 @@ func TestCheckRefusesWhatIsNotSealed(t *testing.T) {
 	defer unsealed.Close()
 	if err := Check(unsealed.Fd()); !errors.Is(err, ErrNotSealed) {
 		t.Errorf("Check of a memory file without seals: %v, want ErrNotSealed", err)
+	}
+}
+
+func TestNewCheckedRefusesOtherBytes(t *testing.T) {
+	newOrSkip(t, nil)
+	data := []byte("what the supervisor recorded")
+	sum := sha256.Sum256(data)
+	f, err := NewChecked("ok", bytes.NewReader(data), int64(len(data)), sum[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	other := []byte("what the supervisor recordeD")
+	if _, err := NewChecked("changed", bytes.NewReader(other), int64(len(other)), sum[:]); !errors.Is(err, ErrMismatch) {
+		t.Errorf("other bytes: %v, want ErrMismatch", err)
 	}
 }
