@@ -58,6 +58,7 @@ func vmDir(t *testing.T) string {
 // and the cgroup-related tests of ./cgroup, ./supervisor, ./tests and
 // ./tests/vm/guest (cgroup-checks.sh).
 func TestCgroupV2(t *testing.T) {
+	t.Parallel()
 	out := vmDir(t)
 	runGuest(t, out, guest{
 		name:    "cgroup",
@@ -71,6 +72,7 @@ func TestCgroupV2(t *testing.T) {
 // TestSystemd boots the mmdebstrap'd systemd root filesystem, packed as
 // an initramfs, and runs systemd-checks.sh as a unit.
 func TestSystemd(t *testing.T) {
+	t.Parallel()
 	out := vmDir(t)
 	img := filepath.Join(out, "systemd.cpio")
 	if _, err := os.Stat(img); err != nil {
