@@ -17,6 +17,9 @@
 //     sandboxed children (New, Execute, Stream, Close).
 //   - [github.com/wardenhq/warden/client]: the same calls against a
 //     `warden serve` daemon over HTTP.
+//   - [github.com/wardenhq/warden/recording]: record a deterministic
+//     execution (its request, every data answer, its envelope) and
+//     replay it over any of the above.
 //   - [github.com/wardenhq/warden/child]: only RunIfChild, which a
 //     program embedding the supervisor calls at the top of main so that
 //     its own binary can serve as the child.
@@ -41,7 +44,7 @@
 package warden
 
 // promised lists the packages of the API, relative to the module.
-var promised = []string{"contract", "supervisor", "client", "child"}
+var promised = []string{"contract", "supervisor", "client", "recording", "child"}
 
 // implementation lists the other public packages (their doc comment
 // carries implementationLine).

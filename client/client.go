@@ -106,6 +106,8 @@ type requestBody struct {
 	Modules  map[string]string `json:"modules,omitempty"`
 	Language string            `json:"language,omitempty"`
 	Format   string            `json:"format,omitempty"`
+
+	Deterministic *contract.Deterministic `json:"deterministic,omitempty"`
 }
 
 // validID reports whether id is 1-64 of [A-Za-z0-9_-], the ids the
@@ -178,7 +180,7 @@ func (c *Client) do(ctx context.Context, req contract.Request, accept string, re
 	}
 	ex := &execution{c: c, id: id}
 	body, err := json.Marshal(requestBody{Code: req.Code, Input: req.Input, Limits: req.Limits, Modules: req.Modules,
-		Language: req.Language, Format: req.Format})
+		Language: req.Language, Format: req.Format, Deterministic: req.Deterministic})
 	if err != nil {
 		err = contract.Errorf(contract.ContractError, "encode the request: %v", err)
 		return contract.Fail(err, req.Limits), err

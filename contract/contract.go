@@ -155,7 +155,32 @@ type Request struct {
 	// supervisor's Config.Modules) the code may import; the daemon sets
 	// it from the tenant's allow-list. Nil: every registered module.
 	Imports []string `json:"imports,omitempty"`
+	// Deterministic, when set, runs the code reproducibly: its entropy
+	// comes from a PRNG seeded by Seed and its clocks from a virtual
+	// clock that starts at Now and moves only with timers. Two runs of
+	// the same request, given the same data answers, give the same
+	// envelope but for its stats (README, "Deterministic runs").
+	Deterministic *Deterministic `json:"deterministic,omitempty"`
 }
+
+// Deterministic is a request's deterministic mode.
+type Deterministic struct {
+	// Seed seeds every source of entropy the code can reach: at most
+	// MaxSafeSeed, so that a JSON client in JavaScript reads it exactly.
+	Seed uint64 `json:"seed"`
+	// NowMS is where the virtual clock starts, as milliseconds since the
+	// Unix epoch (what Date.now() returns first), within Date's range
+	// and not before the epoch.
+	NowMS int64 `json:"now_ms"`
+}
+
+// MaxSafeSeed is the largest Deterministic.Seed (JavaScript's
+// Number.MAX_SAFE_INTEGER), and MaxNowMS the largest NowMS (the end of
+// ECMAScript's time range, 8.64e15 ms).
+const (
+	MaxSafeSeed = 1<<53 - 1
+	MaxNowMS    = 8_640_000_000_000_000
+)
 
 // The languages and formats of a Request.
 const (

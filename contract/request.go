@@ -8,9 +8,10 @@ import (
 )
 
 // Check reports, as a ContractError, what makes r malformed whatever its
-// limits: an unknown language or format, code, module names or sources that are not UTF-8, a module name
-// that is empty or holds a control character, or input that is not JSON
-// in UTF-8. Every surface runs it (the supervisor before it takes a
+// limits: an unknown language or format, code, module names or sources
+// that are not UTF-8, a module name that is empty or holds a control
+// character, input that is not JSON in UTF-8, or a deterministic mode's
+// seed or start time out of range. Every surface runs it (the supervisor before it takes a
 // child, the engine before it runs anything), so each refuses the same
 // requests the same way.
 func (r Request) Check() error {
@@ -37,6 +38,14 @@ func (r Request) Check() error {
 	}
 	if len(r.Input) > 0 && !ValidJSON(r.Input) {
 		return Errorf(ContractError, "input is %s", WhyNotJSON(r.Input))
+	}
+	if d := r.Deterministic; d != nil {
+		if d.Seed > MaxSafeSeed {
+			return Errorf(ContractError, "deterministic.seed %d is over %d (Number.MAX_SAFE_INTEGER: a JSON client in JavaScript would not read it exactly)", d.Seed, uint64(MaxSafeSeed))
+		}
+		if d.NowMS < 0 || d.NowMS > MaxNowMS {
+			return Errorf(ContractError, "deterministic.now_ms %d is not between 0 (the Unix epoch) and %d (the end of Date's range)", d.NowMS, int64(MaxNowMS))
+		}
 	}
 	return nil
 }

@@ -31,7 +31,22 @@ func requestToPB(r contract.Request) *pb.Request {
 		Format:         r.Format,
 		Imports:        r.Imports,
 		ImportsLimited: r.Imports != nil,
+		Deterministic:  deterministicToPB(r.Deterministic),
 	}
+}
+
+func deterministicToPB(d *contract.Deterministic) *pb.Deterministic {
+	if d == nil {
+		return nil
+	}
+	return &pb.Deterministic{Seed: d.Seed, NowMs: d.NowMS}
+}
+
+func deterministicFromPB(d *pb.Deterministic) *contract.Deterministic {
+	if d == nil {
+		return nil
+	}
+	return &contract.Deterministic{Seed: d.GetSeed(), NowMS: d.GetNowMs()}
 }
 
 func requestFromPB(r *pb.Request) contract.Request {
@@ -44,6 +59,8 @@ func requestFromPB(r *pb.Request) contract.Request {
 		Language: r.GetLanguage(),
 		Format:   r.GetFormat(),
 		Imports:  importsFromPB(r),
+
+		Deterministic: deterministicFromPB(r.GetDeterministic()),
 	}
 }
 

@@ -23,6 +23,8 @@ type executeBody struct {
 	// Language and Format are contract.Request's.
 	Language string `json:"language,omitempty"`
 	Format   string `json:"format,omitempty"`
+	// Deterministic is contract.Request's: a seeded, virtual-clock run.
+	Deterministic *contract.Deterministic `json:"deterministic,omitempty"`
 }
 
 // bodySlack is room for the JSON around the fields a body bound counts.
@@ -94,7 +96,7 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	}
 	a.e.setDataBytes(limits.DataBytes)
 	req := contract.Request{ID: a.id, Code: body.Code, Input: body.Input, Limits: limits, Modules: body.Modules,
-		Language: body.Language, Format: body.Format, Imports: a.t.imports()}
+		Language: body.Language, Format: body.Format, Imports: a.t.imports(), Deterministic: body.Deterministic}
 	s.run(w, r, a, req, clamped)
 }
 

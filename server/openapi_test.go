@@ -157,12 +157,16 @@ func TestOpenAPIMatchesDecoding(t *testing.T) {
 		p, _ := s["properties"].(map[string]any)
 		return slices.Sorted(maps.Keys(p))
 	}
-	var lj map[string]any
-	b, _ := json.Marshal(contract.Limits{})
-	json.Unmarshal(b, &lj)
+	keys := func(v any) []string {
+		var m map[string]any
+		b, _ := json.Marshal(v)
+		json.Unmarshal(b, &m)
+		return slices.Sorted(maps.Keys(m))
+	}
 	for name, want := range map[string][]string{
-		"ExecuteRequest": {"code", "format", "input", "language", "limits", "modules"},
-		"Limits":         slices.Sorted(maps.Keys(lj)),
+		"ExecuteRequest": {"code", "deterministic", "format", "input", "language", "limits", "modules"},
+		"Limits":         keys(contract.Limits{}),
+		"Deterministic":  keys(contract.Deterministic{}),
 	} {
 		s := schemas(name)
 		if got := props(s); !slices.Equal(got, want) || s["additionalProperties"] != false {

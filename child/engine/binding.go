@@ -60,6 +60,10 @@ type VM struct {
 	reg       *Registry
 	extraHeap int64
 	registry  moduleSourcer
+	// fixups are the words of a restored VM's snapshot that init drew
+	// from entropy or the clock (nil for a VM that ran init itself): a
+	// deterministic execution pins them again (deterministic.go).
+	fixups []snapshotFixup
 }
 
 // preludeAPI holds the JSValue* of the functions the prelude returns.

@@ -91,11 +91,11 @@ func appendBinary(dst, p []byte) []byte {
 }
 
 // hostRandom answers count (decimal, at most randomMax) bytes from the
-// operating system's generator, drawn now: nothing is drawn while the
+// operating system's generator (or det's stream), drawn now: nothing is drawn while the
 // prelude loads, so children restored from one heap snapshot never
 // share a value. The bytes are drawn 4 KiB at a time and encoded
 // straight into a guest allocation: Go holds none of them.
-func (vm *VM) hostRandom(count guestString) uint32 {
+func (vm *VM) hostRandom(count guestString, det *determinism) uint32 {
 	text, err := vm.view(count)
 	if err != nil || len(text) > 6 {
 		return vm.throwError("warden: bad host call arguments")
@@ -117,7 +117,9 @@ func (vm *VM) hostRandom(count guestString) uint32 {
 	at := 0
 	for done := 0; done < n; {
 		c := chunk[:min(len(chunk), n-done)]
-		if _, err := rand.Read(c); err != nil {
+		if det != nil {
+			det.Read(c)
+		} else if _, err := rand.Read(c); err != nil {
 			return vm.throwError("warden: no entropy: " + err.Error())
 		}
 		at += len(appendBinary(out[at:at], c))

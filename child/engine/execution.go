@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime"
-	"strconv"
 	"time"
 
 	"github.com/wardenhq/warden/contract"
@@ -51,7 +50,10 @@ type execution struct {
 	interrupted bool
 	limits      contract.Limits
 	opts        RunOptions
-	modules     map[string]string
+	// det is the deterministic mode's stream and virtual clock; nil
+	// when the request is not deterministic.
+	det     *determinism
+	modules map[string]string
 	// source is run's (the wrapper without its parentheses): with the
 	// modules, what the source host function answers from; lineStarts
 	// indexes their lines (execution_source.go).
@@ -192,6 +194,12 @@ func breakoutError() *contract.Error {
 // the result promise settles, stringify the value.
 func (x *execution) execute(req contract.Request, input string) (string, *contract.Error) {
 	vm := x.vm
+	if req.Deterministic != nil {
+		x.det = newDeterminism(*req.Deterministic)
+		if err := x.beginDeterministic(); err != nil {
+			return "", x.classify(err)
+		}
+	}
 	if _, err := vm.call(vm.fn.setMemoryLimit, uint64(x.heapLimit())); err != nil {
 		return "", x.classify(err)
 	}
@@ -230,14 +238,14 @@ func (x *execution) execute(req contract.Request, input string) (string, *contra
 	}
 	defer vm.freeValue(inBox)
 
-	timersBox, err := vm.newString(strconv.FormatInt(x.limits.Timers, 10))
+	modeBox, err := vm.newString(x.modeText())
 	if err != nil {
 		return "", x.classify(err)
 	}
-	defer vm.freeValue(timersBox)
+	defer vm.freeValue(modeBox)
 
 	x.ph = phaseRun
-	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox, timersBox)
+	promise, err := vm.callFunction(vm.api.run, fnBox, srcBox, inBox, modeBox)
 	if err != nil {
 		return "", x.classify(err)
 	}
@@ -312,6 +320,9 @@ func (x *execution) settle(promise uint32) (string, *contract.Error) {
 			case step == timerNone:
 				return "", &contract.Error{Type: contract.UserCodeError, Name: "Error",
 					Message: "the result promise can never settle: no jobs are left to run and no timer keeps it waiting (a promise nothing resolves, or only unref'd timers?)"}
+			case step == timerWait && x.det != nil:
+				// The virtual clock moves to the timer instead.
+				x.det.elapsed += wait
 			case step == timerWait:
 				x.sleep(wait)
 			}

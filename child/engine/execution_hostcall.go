@@ -53,7 +53,7 @@ var hostFunctions = []hostFunction{
 	{hostFnSHA256, 1, func(x *execution, a []guestString) uint32 { return x.vm.hostSHA256(a[0]) }},
 	{hostFnRequest, 2, func(x *execution, a []guestString) uint32 { return x.hostRequest(a[0], a[1]) }},
 	{hostFnTimers, 1, func(x *execution, a []guestString) uint32 { return x.hostTimers(a[0]) }},
-	{hostFnRandom, 1, func(x *execution, a []guestString) uint32 { return x.vm.hostRandom(a[0]) }},
+	{hostFnRandom, 1, func(x *execution, a []guestString) uint32 { return x.vm.hostRandom(a[0], x.det) }},
 	{hostFnDigest, 2, func(x *execution, a []guestString) uint32 { return x.vm.hostDigest(a[0], a[1]) }},
 	{hostFnHMACSign, 3, func(x *execution, a []guestString) uint32 {
 		return x.vm.hostHMAC(a[0], a[1], a[2], guestString{}, false)

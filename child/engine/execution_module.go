@@ -230,18 +230,18 @@ func (x *execution) compileModule(code string) *contract.Error {
 func (x *execution) executeModule(code, input string) (string, *contract.Error) {
 	vm := x.vm
 	x.setSource(moduleSourceText(code))
-	timersBox, err := vm.newString(strconv.FormatInt(x.limits.Timers, 10))
+	modeBox, err := vm.newString(x.modeText())
 	if err != nil {
 		return "", x.classify(err)
 	}
-	defer vm.freeValue(timersBox)
+	defer vm.freeValue(modeBox)
 	inBox, err := vm.newString(input)
 	if err != nil {
 		return "", x.classify(err)
 	}
 	defer vm.freeValue(inBox)
 	x.ph = phaseRun
-	if _, err := vm.callFunction(vm.api.setTimers, timersBox); err != nil {
+	if _, err := vm.callFunction(vm.api.setTimers, modeBox); err != nil {
 		return "", x.classify(err)
 	}
 	evaluation, err := vm.evalCode(x.source, codeFile, evalFlagModule)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -44,6 +45,17 @@ func (x *execution) runTimers() (timerStep, time.Duration, error) {
 	}
 	// Round up: waking before the timer is due would only ask again.
 	return timerWait, time.Duration(math.Ceil(ms * float64(time.Millisecond))), nil
+}
+
+// modeText is what the prelude's run and setTimers take (its setMode):
+// the timers limit in decimal, then " virtual-clock" when x is
+// deterministic.
+func (x *execution) modeText() string {
+	s := strconv.FormatInt(x.limits.Timers, 10)
+	if x.det != nil {
+		s += " virtual-clock"
+	}
+	return s
 }
 
 // sleep blocks for d, or until the deadline passes or the caller's

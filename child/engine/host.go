@@ -180,13 +180,8 @@ func hostTimezoneOffset(ctx context.Context, mod api.Module, stack []uint64) {
 
 func wasiClockTimeGet(ctx context.Context, mod api.Module, stack []uint64) {
 	clockID, resultPtr := uint32(stack[0]), uint32(stack[2])
-	var ns int64
-	switch clockID {
-	case 0: // realtime
-		ns = time.Now().UnixNano()
-	case 1: // monotonic
-		ns = monotonicNS()
-	default:
+	ns, ok := clockNS(executionFrom(ctx), clockID)
+	if !ok {
 		stack[0] = errnoInval
 		return
 	}
@@ -261,7 +256,11 @@ func wasiRandomGet(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = errnoInval
 		return
 	}
-	rand.Read(b)
+	if d := executionFrom(ctx).entropy(); d != nil {
+		d.Read(b)
+	} else {
+		rand.Read(b)
+	}
 	if vm := vmFrom(ctx); vm != nil && vm.initialising {
 		// What init draws from entropy, for WriteSnapshot to find.
 		vm.initEntropy = append(vm.initEntropy, bytes.Clone(b))

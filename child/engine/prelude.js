@@ -161,6 +161,17 @@
   // timersLimit is the execution's timers limit (run sets it): a timer
   // set with that many pending calls hostTimers, which ends the execution.
   let timersLimit = 0;
+  // virtualClock is set (by run, from its mode text) in a deterministic
+  // execution: the monotonic clock is then the host's virtual clock, the
+  // one Date.now() reads, which only timers move.
+  let virtualClock = false;
+  // setMode reads run's mode text: the timers limit in decimal, then
+  // " virtual-clock" in a deterministic execution.
+  function setMode(modeText) {
+    const space = apply(strIndexOf, modeText, [" "]);
+    virtualClock = space >= 0 && apply(strSlice, modeText, [space + 1]) === "virtual-clock";
+    timersLimit = +(space < 0 ? modeText : apply(strSlice, modeText, [0, space]));
+  }
   const webGlobals = [];
   function defineGlobal(name, value, enumerable) {
     webGlobals[webGlobals.length] = { name: name, value: value, enumerable: enumerable === true };
@@ -485,7 +496,9 @@
   // a snapshot's restore) and the engine's job queue (queueMicrotask,
   // the queue promise jobs share).
   const performanceIntrinsic = performance;
-  web.monotonicNow = apply(bind, performanceIntrinsic.now, [performanceIntrinsic]);
+  const nativeMonotonicNow = apply(bind, performanceIntrinsic.now, [performanceIntrinsic]);
+  const dateNowIntrinsic = Date.now;
+  web.monotonicNow = function () { return virtualClock ? dateNowIntrinsic() : nativeMonotonicNow(); };
   web.enqueueJob = enqueueJobIntrinsic;
   // QuickJS-NG's atob and btoa decode and encode as Node's; only their
   // error messages differ. web/20-encoding.js defines the globals as
@@ -546,19 +559,19 @@
     // code (so a body with unbalanced braces cannot have run anything
     // outside it), then calls it with the parsed input and returns its
     // promise. The host reads the promise's state from the engine.
-    // timersText is the timers limit, in decimal.
-    run: function (fn, source, inputJSON, timersText) {
+    // modeText is the timers limit, in decimal, and the clock (setMode).
+    run: function (fn, source, inputJSON, modeText) {
       if (typeof fn !== "function" || apply(fnToString, fn, []) !== source) {
         throw new SyntaxErrorIntrinsic("code must be the body of a function: it closes the function early (unbalanced braces)");
       }
-      timersLimit = +timersText;
+      setMode(modeText);
       return apply(fn, undefined, [apply(parse, undefined, [inputJSON])]);
     },
-    // setTimers sets the timers limit (in decimal) before a module's
-    // top level runs; runModule then takes the promise the module's
-    // evaluation gave and returns the promise of the result: the default
-    // export, called with the parsed input when it is a function.
-    setTimers: function (timersText) { timersLimit = +timersText; },
+    // setTimers sets the timers limit and the clock (setMode) before a
+    // module's top level runs; runModule then takes the promise the
+    // module's evaluation gave and returns the promise of the result: the
+    // default export, called with the parsed input when it is a function.
+    setTimers: function (modeText) { setMode(modeText); },
     runModule: function (evaluation, inputJSON) {
       const input = apply(parse, undefined, [inputJSON]);
       return apply(promiseThen, evaluation, [function (ns) {

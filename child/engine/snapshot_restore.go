@@ -94,6 +94,7 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, src snapshotS
 	if err := vm.resume(ctx, h.Fixups, entropy); err != nil {
 		return nil, err
 	}
+	vm.fixups = h.Fixups
 	return vm, nil
 }
 

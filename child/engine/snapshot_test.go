@@ -19,7 +19,7 @@ import (
 
 // writeTestSnapshot makes testEngine's snapshot (with prelude) in a
 // fresh directory and returns its path and SHA-256.
-func writeTestSnapshot(t *testing.T, prelude string) (path, digest string) {
+func writeTestSnapshot(t testing.TB, prelude string) (path, digest string) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := testEngine.writeSnapshot(context.Background(), dir, prelude); err != nil {
@@ -29,7 +29,7 @@ func writeTestSnapshot(t *testing.T, prelude string) (path, digest string) {
 	return path, fileDigest(t, path)
 }
 
-func fileDigest(t *testing.T, path string) string {
+func fileDigest(t testing.TB, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -47,7 +47,7 @@ func readTestHeader(path string) (*snapshotHeader, error) {
 }
 
 // snapshotEngine is an engine whose VMs are restored from the snapshot.
-func snapshotEngine(t *testing.T, path, digest string) *Engine {
+func snapshotEngine(t testing.TB, path, digest string) *Engine {
 	t.Helper()
 	e, err := New(context.Background(), Config{CacheDir: testCacheDir, CloseOnContextDone: true, Snapshot: path, SnapshotSHA256: digest})
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/wardenhq/warden/contract"
 	"github.com/wardenhq/warden/internal/regfile"
 	"github.com/wardenhq/warden/internal/registry"
+	"github.com/wardenhq/warden/recording"
 	"github.com/wardenhq/warden/supervisor"
 )
 
@@ -54,6 +55,9 @@ type runOptions struct {
 	// modulesDir is a directory of host-approved modules to register.
 	modulesDir string
 	remote     remoteOptions
+	rec        recordOptions
+	// handler, when set, answers data requests instead of data.
+	handler contract.DataHandler
 	// overCode is set (to the bytes read) when the script is over the
 	// largest code the caps allow: nothing runs, and the envelope says so.
 	overCode int64
@@ -98,13 +102,17 @@ func readDataFile(path string) (map[string]json.RawMessage, error) {
 	return data, nil
 }
 
+// runUsage prints `warden run`'s usage and flags.
+func runUsage(stderr io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--language javascript|typescript] [--format body|module] [--module NAME=FILE]... [--modules DIR] [--wasm FILE] [--server URL [--token-file F]] [--seed N] [--now-ms MS] [--record FILE] FILE.js|FILE.ts|FILE.mjs|-")
+	fmt.Fprintln(stderr, "       warden run --replay FILE [--in-process | --server URL [--token-file F]] [--cache-dir D] [--modules DIR] [--wasm FILE]")
+	fs.PrintDefaults()
+}
+
 func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOptions, error) {
 	fs := flag.NewFlagSet("warden run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: warden run [--input JSON | --input-file F] [--data F.json] [--timeout D] [--memory BYTES] [--timers N] [--language javascript|typescript] [--format body|module] [--module NAME=FILE]... [--modules DIR] [--wasm FILE] [--server URL [--token-file F]] FILE.js|FILE.ts|FILE.mjs|-")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { runUsage(stderr, fs) }
 	input := fs.String("input", "", "the script's input, as JSON")
 	inputFile := fs.String("input-file", "", "read the script's input JSON from this file")
 	dataFile := fs.String("data", "", "a JSON object whose keys answer host.request(name, args)")
@@ -119,19 +127,13 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	format := fs.String("format", "", "the script's form: body (of an async function of input) or module (default: body, or module for a .mjs file or code with import or export declarations)")
 	modulesDir := fs.String("modules", "", "a directory of host-approved modules (.js, .mjs, .ts; `make modules` writes one) the script imports by name, preloaded in the heap snapshot")
 	remote := remoteFlags(fs)
+	record := recordFlags(fs)
 	modules := moduleFlags{}
 	fs.Var(modules, "module", "NAME=FILE: a module the script may import (repeatable)")
 	singleValued(fs, "module")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return nil, err
-	}
-	if len(files) != 1 {
-		fs.Usage()
-		return nil, errors.New("want exactly one script file, or - for stdin")
-	}
-	if *input != "" && *inputFile != "" {
-		return nil, errors.New("--input and --input-file are exclusive")
 	}
 	o := &runOptions{cacheDir: *cacheDir, wasmFile: *wasm, inProcess: *inProcess}
 	if o.remote, err = remote(); err != nil {
@@ -142,6 +144,16 @@ func parseRunFlags(args []string, stdin io.Reader, stderr io.Writer) (*runOption
 	}
 	if o.modulesDir = *modulesDir; o.modulesDir != "" && o.remote.server != "" {
 		return nil, errors.New("--modules and --server are exclusive: the daemon's modules_dir registers its modules")
+	}
+	if files, err = record(o, files); err != nil || o.rec.replay != nil {
+		return o, err
+	}
+	if len(files) != 1 {
+		fs.Usage()
+		return nil, errors.New("want exactly one script file, or - for stdin")
+	}
+	if *input != "" && *inputFile != "" {
+		return nil, errors.New("--input and --input-file are exclusive")
 	}
 	if o.req.Code, err = readSource(files[0], stdin); err != nil {
 		var tooLarge *regfile.TooLargeError
@@ -271,6 +283,15 @@ func writeJSON(w io.Writer, v any) {
 	enc.Encode(v)
 }
 
+// dataHandler answers the script's data requests: o.handler (a
+// recording's), or --data's.
+func (o *runOptions) dataHandler() contract.DataHandler {
+	if o.handler != nil {
+		return o.handler
+	}
+	return staticData(o.data)
+}
+
 // staticData answers host.request(name) with data[name].
 func staticData(data map[string]json.RawMessage) contract.DataHandler {
 	if data == nil {
@@ -310,7 +331,18 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				o.overCode, limits.CodeBytes), limits), nil
 		}
 	}
+	var recorder *recording.Recorder
+	switch {
+	case o.rec.replay != nil:
+		o.handler = recording.Replayer(o.rec.replay)
+	case o.rec.record != "":
+		recorder = recording.NewRecorder(staticData(o.data))
+		o.handler = recorder.Handler()
+	}
 	res, err := run(ctx, o)
+	if err == nil && recorder != nil {
+		err = finishRecord(o, recorder, res)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "warden run: %v\n", err)
 		return exitUsage
@@ -320,6 +352,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := enc.Encode(res); err != nil {
 		fmt.Fprintf(stderr, "warden run: write envelope: %v\n", err)
 		return exitUsage
+	}
+	if o.rec.replay != nil {
+		return reportReplay(stderr, recording.Diff(o.rec.replay.Envelope, res))
 	}
 	if !res.OK {
 		return exitFailed
@@ -351,7 +386,7 @@ func runInProcess(ctx context.Context, o *runOptions) (contract.Result, error) {
 		return contract.Result{}, err
 	}
 	defer eng.Close(context.WithoutCancel(ctx))
-	return eng.Execute(ctx, o.req, engine.RunOptions{Handler: staticData(o.data)}), nil
+	return eng.Execute(ctx, o.req, engine.RunOptions{Handler: o.dataHandler()}), nil
 }
 
 // runSupervised runs the script in a child process, as the daemon does.
@@ -372,7 +407,7 @@ func runSupervised(ctx context.Context, o *runOptions) (contract.Result, error) 
 		defer cancel()
 		sup.Close(cctx)
 	}()
-	res, _ := sup.Execute(ctx, o.req, staticData(o.data))
+	res, _ := sup.Execute(ctx, o.req, o.dataHandler())
 	return res, nil
 }
 

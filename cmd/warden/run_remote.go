@@ -52,7 +52,7 @@ func runRemote(ctx context.Context, o *runOptions) (contract.Result, error) {
 	if err != nil {
 		return contract.Result{}, err
 	}
-	res, err := c.Stream(ctx, o.req, staticData(o.data), nil)
+	res, err := c.Stream(ctx, o.req, o.dataHandler(), nil)
 	var envelope *contract.Error
 	if err != nil && !errors.As(err, &envelope) {
 		return contract.Result{}, err

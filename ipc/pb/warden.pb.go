@@ -260,8 +260,10 @@ type Request struct {
 	// list (no registered module) from none (all of them).
 	Imports        []string `protobuf:"bytes,8,rep,name=imports,proto3" json:"imports,omitempty"`
 	ImportsLimited bool     `protobuf:"varint,9,opt,name=imports_limited,json=importsLimited,proto3" json:"imports_limited,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// deterministic is contract.Request.Deterministic; absent when off.
+	Deterministic *Deterministic `protobuf:"bytes,10,opt,name=deterministic,proto3" json:"deterministic,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Request) Reset() {
@@ -357,6 +359,67 @@ func (x *Request) GetImportsLimited() bool {
 	return false
 }
 
+func (x *Request) GetDeterministic() *Deterministic {
+	if x != nil {
+		return x.Deterministic
+	}
+	return nil
+}
+
+// Deterministic is contract.Deterministic: the seed of the request's
+// entropy and where its virtual clock starts.
+type Deterministic struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seed          uint64                 `protobuf:"varint,1,opt,name=seed,proto3" json:"seed,omitempty"`
+	NowMs         int64                  `protobuf:"varint,2,opt,name=now_ms,json=nowMs,proto3" json:"now_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Deterministic) Reset() {
+	*x = Deterministic{}
+	mi := &file_ipc_proto_warden_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Deterministic) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Deterministic) ProtoMessage() {}
+
+func (x *Deterministic) ProtoReflect() protoreflect.Message {
+	mi := &file_ipc_proto_warden_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Deterministic.ProtoReflect.Descriptor instead.
+func (*Deterministic) Descriptor() ([]byte, []int) {
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Deterministic) GetSeed() uint64 {
+	if x != nil {
+		return x.Seed
+	}
+	return 0
+}
+
+func (x *Deterministic) GetNowMs() int64 {
+	if x != nil {
+		return x.NowMs
+	}
+	return 0
+}
+
 // Limits is contract.Limits. The timeout travels in nanoseconds so that a
 // time.Duration survives the trip exactly.
 type Limits struct {
@@ -375,7 +438,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[3]
+	mi := &file_ipc_proto_warden_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -387,7 +450,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[3]
+	mi := &file_ipc_proto_warden_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -400,7 +463,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{3}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Limits) GetTimeoutNanos() int64 {
@@ -468,7 +531,7 @@ type Started struct {
 
 func (x *Started) Reset() {
 	*x = Started{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[4]
+	mi := &file_ipc_proto_warden_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -480,7 +543,7 @@ func (x *Started) String() string {
 func (*Started) ProtoMessage() {}
 
 func (x *Started) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[4]
+	mi := &file_ipc_proto_warden_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -493,7 +556,7 @@ func (x *Started) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Started.ProtoReflect.Descriptor instead.
 func (*Started) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{4}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{5}
 }
 
 // LogEntry is contract.LogEntry: one captured console call.
@@ -507,7 +570,7 @@ type LogEntry struct {
 
 func (x *LogEntry) Reset() {
 	*x = LogEntry{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[5]
+	mi := &file_ipc_proto_warden_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -519,7 +582,7 @@ func (x *LogEntry) String() string {
 func (*LogEntry) ProtoMessage() {}
 
 func (x *LogEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[5]
+	mi := &file_ipc_proto_warden_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -532,7 +595,7 @@ func (x *LogEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogEntry.ProtoReflect.Descriptor instead.
 func (*LogEntry) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{5}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *LogEntry) GetLevel() string {
@@ -563,7 +626,7 @@ type DataRequest struct {
 
 func (x *DataRequest) Reset() {
 	*x = DataRequest{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[6]
+	mi := &file_ipc_proto_warden_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -575,7 +638,7 @@ func (x *DataRequest) String() string {
 func (*DataRequest) ProtoMessage() {}
 
 func (x *DataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[6]
+	mi := &file_ipc_proto_warden_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -588,7 +651,7 @@ func (x *DataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataRequest.ProtoReflect.Descriptor instead.
 func (*DataRequest) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{6}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *DataRequest) GetSeq() int64 {
@@ -627,7 +690,7 @@ type DataResponse struct {
 
 func (x *DataResponse) Reset() {
 	*x = DataResponse{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[7]
+	mi := &file_ipc_proto_warden_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -639,7 +702,7 @@ func (x *DataResponse) String() string {
 func (*DataResponse) ProtoMessage() {}
 
 func (x *DataResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[7]
+	mi := &file_ipc_proto_warden_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -652,7 +715,7 @@ func (x *DataResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataResponse.ProtoReflect.Descriptor instead.
 func (*DataResponse) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{7}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *DataResponse) GetSeq() int64 {
@@ -723,7 +786,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[8]
+	mi := &file_ipc_proto_warden_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -735,7 +798,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[8]
+	mi := &file_ipc_proto_warden_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -748,7 +811,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{8}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Result) GetOk() bool {
@@ -815,7 +878,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[9]
+	mi := &file_ipc_proto_warden_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -827,7 +890,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[9]
+	mi := &file_ipc_proto_warden_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -840,7 +903,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{9}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Error) GetType() string {
@@ -899,7 +962,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[10]
+	mi := &file_ipc_proto_warden_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -911,7 +974,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[10]
+	mi := &file_ipc_proto_warden_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -924,7 +987,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{10}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Stats) GetQueueWaitMs() float64 {
@@ -1019,7 +1082,7 @@ type PingRequest struct {
 
 func (x *PingRequest) Reset() {
 	*x = PingRequest{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[11]
+	mi := &file_ipc_proto_warden_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1031,7 +1094,7 @@ func (x *PingRequest) String() string {
 func (*PingRequest) ProtoMessage() {}
 
 func (x *PingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[11]
+	mi := &file_ipc_proto_warden_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1044,7 +1107,7 @@ func (x *PingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingRequest.ProtoReflect.Descriptor instead.
 func (*PingRequest) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{11}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{12}
 }
 
 type PingResponse struct {
@@ -1061,7 +1124,7 @@ type PingResponse struct {
 
 func (x *PingResponse) Reset() {
 	*x = PingResponse{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[12]
+	mi := &file_ipc_proto_warden_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1073,7 +1136,7 @@ func (x *PingResponse) String() string {
 func (*PingResponse) ProtoMessage() {}
 
 func (x *PingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[12]
+	mi := &file_ipc_proto_warden_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1086,7 +1149,7 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{12}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *PingResponse) GetStartup() []*StartupPhase {
@@ -1117,7 +1180,7 @@ type StartupPhase struct {
 
 func (x *StartupPhase) Reset() {
 	*x = StartupPhase{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[13]
+	mi := &file_ipc_proto_warden_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1129,7 +1192,7 @@ func (x *StartupPhase) String() string {
 func (*StartupPhase) ProtoMessage() {}
 
 func (x *StartupPhase) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[13]
+	mi := &file_ipc_proto_warden_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1142,7 +1205,7 @@ func (x *StartupPhase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartupPhase.ProtoReflect.Descriptor instead.
 func (*StartupPhase) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{13}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *StartupPhase) GetName() string {
@@ -1188,7 +1251,7 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\x03log\x18\x03 \x01(\v2\x17.warden.ipc.v1.LogEntryH\x00R\x03log\x12?\n" +
 	"\fdata_request\x18\x04 \x01(\v2\x1a.warden.ipc.v1.DataRequestH\x00R\vdataRequest\x12/\n" +
 	"\x06result\x18\x05 \x01(\v2\x15.warden.ipc.v1.ResultH\x00R\x06resultB\a\n" +
-	"\x05event\"\xe4\x02\n" +
+	"\x05event\"\xa8\x03\n" +
 	"\aRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04code\x18\x02 \x01(\tR\x04code\x12\x14\n" +
@@ -1198,10 +1261,15 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\blanguage\x18\x06 \x01(\tR\blanguage\x12\x16\n" +
 	"\x06format\x18\a \x01(\tR\x06format\x12\x18\n" +
 	"\aimports\x18\b \x03(\tR\aimports\x12'\n" +
-	"\x0fimports_limited\x18\t \x01(\bR\x0eimportsLimited\x1a:\n" +
+	"\x0fimports_limited\x18\t \x01(\bR\x0eimportsLimited\x12B\n" +
+	"\rdeterministic\x18\n" +
+	" \x01(\v2\x1c.warden.ipc.v1.DeterministicR\rdeterministic\x1a:\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8f\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\":\n" +
+	"\rDeterministic\x12\x12\n" +
+	"\x04seed\x18\x01 \x01(\x04R\x04seed\x12\x15\n" +
+	"\x06now_ms\x18\x02 \x01(\x03R\x05nowMs\"\x8f\x02\n" +
 	"\x06Limits\x12#\n" +
 	"\rtimeout_nanos\x18\x01 \x01(\x03R\ftimeoutNanos\x12!\n" +
 	"\fmemory_bytes\x18\x02 \x01(\x03R\vmemoryBytes\x12\x1f\n" +
@@ -1283,47 +1351,49 @@ func file_ipc_proto_warden_proto_rawDescGZIP() []byte {
 	return file_ipc_proto_warden_proto_rawDescData
 }
 
-var file_ipc_proto_warden_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_ipc_proto_warden_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_ipc_proto_warden_proto_goTypes = []any{
-	(*ToChild)(nil),      // 0: warden.ipc.v1.ToChild
-	(*FromChild)(nil),    // 1: warden.ipc.v1.FromChild
-	(*Request)(nil),      // 2: warden.ipc.v1.Request
-	(*Limits)(nil),       // 3: warden.ipc.v1.Limits
-	(*Started)(nil),      // 4: warden.ipc.v1.Started
-	(*LogEntry)(nil),     // 5: warden.ipc.v1.LogEntry
-	(*DataRequest)(nil),  // 6: warden.ipc.v1.DataRequest
-	(*DataResponse)(nil), // 7: warden.ipc.v1.DataResponse
-	(*Result)(nil),       // 8: warden.ipc.v1.Result
-	(*Error)(nil),        // 9: warden.ipc.v1.Error
-	(*Stats)(nil),        // 10: warden.ipc.v1.Stats
-	(*PingRequest)(nil),  // 11: warden.ipc.v1.PingRequest
-	(*PingResponse)(nil), // 12: warden.ipc.v1.PingResponse
-	(*StartupPhase)(nil), // 13: warden.ipc.v1.StartupPhase
-	nil,                  // 14: warden.ipc.v1.Request.ModulesEntry
+	(*ToChild)(nil),       // 0: warden.ipc.v1.ToChild
+	(*FromChild)(nil),     // 1: warden.ipc.v1.FromChild
+	(*Request)(nil),       // 2: warden.ipc.v1.Request
+	(*Deterministic)(nil), // 3: warden.ipc.v1.Deterministic
+	(*Limits)(nil),        // 4: warden.ipc.v1.Limits
+	(*Started)(nil),       // 5: warden.ipc.v1.Started
+	(*LogEntry)(nil),      // 6: warden.ipc.v1.LogEntry
+	(*DataRequest)(nil),   // 7: warden.ipc.v1.DataRequest
+	(*DataResponse)(nil),  // 8: warden.ipc.v1.DataResponse
+	(*Result)(nil),        // 9: warden.ipc.v1.Result
+	(*Error)(nil),         // 10: warden.ipc.v1.Error
+	(*Stats)(nil),         // 11: warden.ipc.v1.Stats
+	(*PingRequest)(nil),   // 12: warden.ipc.v1.PingRequest
+	(*PingResponse)(nil),  // 13: warden.ipc.v1.PingResponse
+	(*StartupPhase)(nil),  // 14: warden.ipc.v1.StartupPhase
+	nil,                   // 15: warden.ipc.v1.Request.ModulesEntry
 }
 var file_ipc_proto_warden_proto_depIdxs = []int32{
 	2,  // 0: warden.ipc.v1.ToChild.request:type_name -> warden.ipc.v1.Request
-	7,  // 1: warden.ipc.v1.ToChild.data_response:type_name -> warden.ipc.v1.DataResponse
-	4,  // 2: warden.ipc.v1.FromChild.started:type_name -> warden.ipc.v1.Started
-	5,  // 3: warden.ipc.v1.FromChild.log:type_name -> warden.ipc.v1.LogEntry
-	6,  // 4: warden.ipc.v1.FromChild.data_request:type_name -> warden.ipc.v1.DataRequest
-	8,  // 5: warden.ipc.v1.FromChild.result:type_name -> warden.ipc.v1.Result
-	3,  // 6: warden.ipc.v1.Request.limits:type_name -> warden.ipc.v1.Limits
-	14, // 7: warden.ipc.v1.Request.modules:type_name -> warden.ipc.v1.Request.ModulesEntry
-	9,  // 8: warden.ipc.v1.Result.error:type_name -> warden.ipc.v1.Error
-	5,  // 9: warden.ipc.v1.Result.logs:type_name -> warden.ipc.v1.LogEntry
-	10, // 10: warden.ipc.v1.Result.stats:type_name -> warden.ipc.v1.Stats
-	3,  // 11: warden.ipc.v1.Result.limits:type_name -> warden.ipc.v1.Limits
-	13, // 12: warden.ipc.v1.PingResponse.startup:type_name -> warden.ipc.v1.StartupPhase
-	0,  // 13: warden.ipc.v1.Child.Execute:input_type -> warden.ipc.v1.ToChild
-	11, // 14: warden.ipc.v1.Child.Ping:input_type -> warden.ipc.v1.PingRequest
-	1,  // 15: warden.ipc.v1.Child.Execute:output_type -> warden.ipc.v1.FromChild
-	12, // 16: warden.ipc.v1.Child.Ping:output_type -> warden.ipc.v1.PingResponse
-	15, // [15:17] is the sub-list for method output_type
-	13, // [13:15] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	8,  // 1: warden.ipc.v1.ToChild.data_response:type_name -> warden.ipc.v1.DataResponse
+	5,  // 2: warden.ipc.v1.FromChild.started:type_name -> warden.ipc.v1.Started
+	6,  // 3: warden.ipc.v1.FromChild.log:type_name -> warden.ipc.v1.LogEntry
+	7,  // 4: warden.ipc.v1.FromChild.data_request:type_name -> warden.ipc.v1.DataRequest
+	9,  // 5: warden.ipc.v1.FromChild.result:type_name -> warden.ipc.v1.Result
+	4,  // 6: warden.ipc.v1.Request.limits:type_name -> warden.ipc.v1.Limits
+	15, // 7: warden.ipc.v1.Request.modules:type_name -> warden.ipc.v1.Request.ModulesEntry
+	3,  // 8: warden.ipc.v1.Request.deterministic:type_name -> warden.ipc.v1.Deterministic
+	10, // 9: warden.ipc.v1.Result.error:type_name -> warden.ipc.v1.Error
+	6,  // 10: warden.ipc.v1.Result.logs:type_name -> warden.ipc.v1.LogEntry
+	11, // 11: warden.ipc.v1.Result.stats:type_name -> warden.ipc.v1.Stats
+	4,  // 12: warden.ipc.v1.Result.limits:type_name -> warden.ipc.v1.Limits
+	14, // 13: warden.ipc.v1.PingResponse.startup:type_name -> warden.ipc.v1.StartupPhase
+	0,  // 14: warden.ipc.v1.Child.Execute:input_type -> warden.ipc.v1.ToChild
+	12, // 15: warden.ipc.v1.Child.Ping:input_type -> warden.ipc.v1.PingRequest
+	1,  // 16: warden.ipc.v1.Child.Execute:output_type -> warden.ipc.v1.FromChild
+	13, // 17: warden.ipc.v1.Child.Ping:output_type -> warden.ipc.v1.PingResponse
+	16, // [16:18] is the sub-list for method output_type
+	14, // [14:16] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_ipc_proto_warden_proto_init() }
@@ -1341,7 +1411,7 @@ func file_ipc_proto_warden_proto_init() {
 		(*FromChild_DataRequest)(nil),
 		(*FromChild_Result)(nil),
 	}
-	file_ipc_proto_warden_proto_msgTypes[7].OneofWrappers = []any{
+	file_ipc_proto_warden_proto_msgTypes[8].OneofWrappers = []any{
 		(*DataResponse_Value)(nil),
 		(*DataResponse_Error)(nil),
 	}
@@ -1351,7 +1421,7 @@ func file_ipc_proto_warden_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ipc_proto_warden_proto_rawDesc), len(file_ipc_proto_warden_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   15,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
