@@ -66,6 +66,44 @@ if [ ! -f "$kdir/boot/vmlinuz-$kver" ]; then
 fi
 cp "$kdir/boot/vmlinuz-$kver" "$VM_DIR/out/vmlinuz"
 
+# build_rootfs makes the systemd root filesystem, cached by its inputs,
+# and sets rootfs to it.
+build_rootfs() {
+	# podman (with crun, not runc) and curl: deploy/podman-run.sh.
+	pkgs=systemd,systemd-sysv,udev,iproute2,procps,podman,crun,curl
+	suite=bookworm
+	# The image's inputs: these options, and the host's apt sources.
+	set -- --quiet --variant=apt --include="$pkgs" \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		--dpkgopt='path-exclude=/usr/share/info/*' \
+		--customize-hook='chroot "$1" useradd --system --no-create-home --shell /usr/sbin/nologin warden' \
+		--customize-hook='rm -rf "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/*'
+	sources=$(ls /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+	key=$( { echo "$suite $*"; cat $sources; } | sha256sum | cut -c1-16)
+	rootfs="$VM_DIR/rootfs-$key.cpio"
+	if [ ! -f "$rootfs" ]; then
+		log "mmdebstrap $suite with $pkgs (key $key)"
+		rm -f "$VM_DIR"/rootfs-*.cpio
+		tmp="$VM_DIR/rootfs.tmp"
+		rm -rf "$tmp"
+		timeout 600 mmdebstrap "$@" $suite "$tmp" $sources
+		pack "$tmp" "$rootfs.tmp"
+		mv "$rootfs.tmp" "$rootfs"
+		rm -rf "$tmp"
+	fi
+}
+
+# VM_PREFETCH=1 stops here, once the downloads (the kernel, the root
+# filesystem) are done: .ci/run runs that while the tests run, and
+# `make vmtest` then finds them cached.
+if [ "${VM_PREFETCH:-0}" = 1 ]; then
+	[ "${WARDEN_VM_SYSTEMD:-1}" = 0 ] || build_rootfs
+	log "prefetched in $(( $(date +%s) - t0 ))s"
+	exit 0
+fi
+
 # The code under test: static, built like the Makefile builds it (its
 # GOFLAGS carry the patched wazero).
 log "building bin/warden and the test binaries"
@@ -108,30 +146,7 @@ pack "$probe" "$VM_DIR/out/probe.cpio"
 
 # The systemd root filesystem, cached by its inputs.
 if [ "${WARDEN_VM_SYSTEMD:-1}" != 0 ]; then
-	# podman (with crun, not runc) and curl: deploy/podman-run.sh.
-	pkgs=systemd,systemd-sysv,udev,iproute2,procps,podman,crun,curl
-	suite=bookworm
-	# The image's inputs: these options, and the host's apt sources.
-	set -- --quiet --variant=apt --include="$pkgs" \
-		--dpkgopt='path-exclude=/usr/share/man/*' \
-		--dpkgopt='path-exclude=/usr/share/doc/*' \
-		--dpkgopt='path-exclude=/usr/share/locale/*' \
-		--dpkgopt='path-exclude=/usr/share/info/*' \
-		--customize-hook='chroot "$1" useradd --system --no-create-home --shell /usr/sbin/nologin warden' \
-		--customize-hook='rm -rf "$1"/var/cache/apt/* "$1"/var/lib/apt/lists/*'
-	sources=$(ls /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-	key=$( { echo "$suite $*"; cat $sources; } | sha256sum | cut -c1-16)
-	rootfs="$VM_DIR/rootfs-$key.cpio"
-	if [ ! -f "$rootfs" ]; then
-		log "mmdebstrap $suite with $pkgs (key $key)"
-		rm -f "$VM_DIR"/rootfs-*.cpio
-		tmp="$VM_DIR/rootfs.tmp"
-		rm -rf "$tmp"
-		timeout 600 mmdebstrap "$@" $suite "$tmp" $sources
-		pack "$tmp" "$rootfs.tmp"
-		mv "$rootfs.tmp" "$rootfs"
-		rm -rf "$tmp"
-	fi
+	build_rootfs
 	ov="$VM_DIR/systemd-overlay"
 	rm -rf "$ov"
 	mkdir -p "$ov/usr/local/bin" "$ov/etc/systemd/system/multi-user.target.wants" "$ov/vm"
