@@ -215,6 +215,22 @@ func (r *runner) Startup() ipc.Startup { return r.clock.account() }
 // engine enforces the deadline itself; the supervisor's kill is the
 // layer above.
 func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler) contract.Result {
+	return r.serve(ctx, req, emit, request, func(opts engine.RunOptions) contract.Result { return r.vm.Run(ctx, req, opts) })
+}
+
+// Resume continues a parked execution from its state, as Run runs one:
+// req carries its id and limits, for the fault hooks and the events.
+func (r *runner) Resume(ctx context.Context, req contract.Request, state []byte, answers map[int64]contract.Answer,
+	emit func(contract.Event), request contract.DataHandler) contract.Result {
+	return r.serve(ctx, req, emit, request, func(opts engine.RunOptions) contract.Result {
+		return r.vm.Resume(ctx, state, answers, opts)
+	})
+}
+
+// serve is Run's and Resume's: the filter on, the fault hooks, then run
+// with the options that forward logs, and the child's own cost added.
+func (r *runner) serve(ctx context.Context, req contract.Request, emit func(contract.Event), request contract.DataHandler,
+	run func(engine.RunOptions) contract.Result) contract.Result {
 	start := time.Now()
 	r.warm.Stop()
 	// The filter is on before anything untrusted runs: normally since the
@@ -228,7 +244,7 @@ func (r *runner) Run(ctx context.Context, req contract.Request, emit func(contra
 		}
 	}
 	secondP := false
-	res := r.vm.Run(ctx, req, engine.RunOptions{
+	res := run(engine.RunOptions{
 		Handler: request,
 		OnLog: func(e contract.LogEntry) {
 			if !secondP {

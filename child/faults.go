@@ -51,6 +51,8 @@ var faults = map[string]fault{
 	"flood":     resultFlood,
 	"badvalue":  resultBadValue,
 	"wtf8value": resultWTF8Value,
+	"parkjunk":  parkJunk,
+	"parkhuge":  parkHuge,
 }
 
 // runFault is faultHook: it runs the fault req names, if it names one.

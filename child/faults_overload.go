@@ -72,3 +72,16 @@ func resultWTF8Value(context.Context, string) (*contract.Result, error) {
 	res := faultValue([]byte("[\"\xed\xa0\x80\"]"))
 	return &res, nil
 }
+
+// parkJunk parks with arg as the engine's state, waiting on a data
+// request the execution never made: what a subverted child could make
+// the supervisor seal.
+func parkJunk(_ context.Context, arg string) (*contract.Result, error) {
+	return &contract.Result{Logs: []contract.LogEntry{}, Parked: &contract.Parked{State: []byte(arg),
+		Pending: []contract.PendingRequest{{Seq: 1, Name: "x", Args: []byte("null")}}}}, nil
+}
+
+// parkHuge parks with a 17 MiB state, over the default park_bytes.
+func parkHuge(ctx context.Context, _ string) (*contract.Result, error) {
+	return parkJunk(ctx, strings.Repeat("s", 17<<20))
+}

@@ -108,6 +108,7 @@ type requestBody struct {
 	Format   string            `json:"format,omitempty"`
 
 	Deterministic *contract.Deterministic `json:"deterministic,omitempty"`
+	Park          bool                    `json:"park,omitempty"`
 }
 
 // validID reports whether id is 1-64 of [A-Za-z0-9_-], the ids the
@@ -180,22 +181,28 @@ func (c *Client) do(ctx context.Context, req contract.Request, accept string, re
 	}
 	ex := &execution{c: c, id: id}
 	body, err := json.Marshal(requestBody{Code: req.Code, Input: req.Input, Limits: req.Limits, Modules: req.Modules,
-		Language: req.Language, Format: req.Format, Deterministic: req.Deterministic})
+		Language: req.Language, Format: req.Format, Deterministic: req.Deterministic, Park: req.Park})
 	if err != nil {
 		err = contract.Errorf(contract.ContractError, "encode the request: %v", err)
 		return contract.Fail(err, req.Limits), err
 	}
+	return c.post(ctx, ex, "/v1/executions", body, req.Limits, accept, read)
+}
+
+// post is do's: it posts body to path for execution ex.
+func (c *Client) post(ctx context.Context, ex *execution, path string, body []byte, limits contract.Limits, accept string,
+	read func(*execution, *http.Response) (contract.Result, error)) (contract.Result, error) {
 	// The request lives until the envelope is read, or until the grace
 	// after an abort runs out.
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer hcancel()
-	hreq, err := c.newRequest(hctx, http.MethodPost, "/v1/executions", bytes.NewReader(body))
+	hreq, err := c.newRequest(hctx, http.MethodPost, path, bytes.NewReader(body))
 	if err != nil {
 		return contract.Result{}, err
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", accept)
-	hreq.Header.Set(IDHeader, id)
+	hreq.Header.Set(IDHeader, ex.id)
 
 	done := make(chan struct{})
 	aborted := make(chan struct{})
@@ -217,7 +224,7 @@ func (c *Client) do(ctx context.Context, req contract.Request, accept string, re
 	res, err := func() (contract.Result, error) {
 		resp, err := c.opts.HTTPClient.Do(hreq)
 		if err != nil {
-			return contract.Result{}, fmt.Errorf("client: POST /v1/executions: %w", err)
+			return contract.Result{}, fmt.Errorf("client: POST %s: %w", path, err)
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
@@ -237,7 +244,7 @@ func (c *Client) do(ctx context.Context, req contract.Request, accept string, re
 		}
 		var api *APIError
 		if !errors.As(err, &api) {
-			res = contract.Fail(contract.Errorf(contract.AbortError, "aborted (%v); the server sent no envelope: %v", context.Cause(ctx), err), req.Limits)
+			res = contract.Fail(contract.Errorf(contract.AbortError, "aborted (%v); the server sent no envelope: %v", context.Cause(ctx), err), limits)
 			return res, errors.Join(res.Err(), ctx.Err())
 		}
 	default:

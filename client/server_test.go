@@ -210,3 +210,31 @@ func TestAgainstTheDaemon(t *testing.T) {
 		}
 	})
 }
+
+// TestParkAndResumeThroughTheClient: a handler that returns
+// contract.ErrPark parks the execution (the client answers {"park":
+// true}); Resume continues it by id with the answer, and the handler
+// answers the request it makes next.
+func TestParkAndResumeThroughTheClient(t *testing.T) {
+	c := newClient(t, startDaemon(t), acmeToken)
+	ctx := context.Background()
+	code := `const ok = await host.request("approve", 1); return [ok, await host.request("more", ok)]`
+	handler := func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+		if name == "approve" {
+			return nil, contract.ErrPark
+		}
+		return json.RawMessage(`"more"`), nil
+	}
+	res, err := c.Stream(ctx, contract.Request{ID: "park-1", Code: code, Park: true, Limits: contract.Limits{Timeout: 10 * time.Second}}, handler, nil)
+	if err != nil || res.Parked == nil || len(res.Parked.Pending) != 1 {
+		t.Fatalf("want parked, got %+v (%v)", res, err)
+	}
+	got, err := c.Resume(ctx, "park-1", map[int64]contract.Answer{res.Parked.Pending[0].Seq: {Value: json.RawMessage(`"yes"`)}}, false, handler, nil)
+	if err != nil || !got.OK || string(got.Value) != `["yes","more"]` {
+		t.Fatalf("resume: %+v (%v)", got, err)
+	}
+	var api *APIError
+	if _, err := c.Resume(ctx, "park-1", nil, false, handler, nil); !errors.As(err, &api) || api.Status != 404 {
+		t.Errorf("a second resume: %v, want a 404", err)
+	}
+}

@@ -174,7 +174,11 @@ func (a *answerer) run(ctx context.Context) {
 		if ctx.Err() != nil || a.firstFailure() != nil {
 			continue
 		}
-		value, err := contract.CallDataHandler(ctx, a.handler, dr.Name, dr.Args)
+		hctx := contract.WithRequestSeq(ctx, dr.Seq)
+		if dr.ParkRefused != "" {
+			hctx = contract.WithParkRefused(hctx, errors.New(dr.ParkRefused))
+		}
+		value, err := contract.CallDataHandler(hctx, a.handler, dr.Name, dr.Args)
 		if ctx.Err() != nil {
 			continue // the execution ended while the handler worked
 		}
@@ -195,13 +199,17 @@ func (a *answerer) run(ctx context.Context) {
 type answerBody struct {
 	Value json.RawMessage `json:"value,omitempty"`
 	Error string          `json:"error,omitempty"`
+	Park  bool            `json:"park,omitempty"`
 }
 
 // answer sends the answer to data request seq. A 404 or 409 is no
 // failure: the execution ended, or the request was already answered.
 func (ex *execution) answer(ctx context.Context, seq int64, value json.RawMessage, herr error) error {
 	b := answerBody{Value: value}
-	if herr != nil {
+	switch {
+	case errors.Is(herr, contract.ErrPark):
+		b = answerBody{Park: true}
+	case herr != nil:
 		b = answerBody{Error: herr.Error()}
 	}
 	body, err := json.Marshal(b)
@@ -225,4 +233,36 @@ func (ex *execution) answer(ctx context.Context, seq int64, value json.RawMessag
 	}
 	_, err = refused(resp, ex.c.opts.MaxResponseBytes)
 	return fmt.Errorf("client: answer data request %d: %w", seq, err)
+}
+
+// resumeBody is what POST /v1/executions/{id}/resume takes.
+type resumeBody struct {
+	Answers map[string]contract.Answer `json:"answers,omitempty"`
+	Fork    bool                       `json:"fork,omitempty"`
+}
+
+// Resume continues the parked execution id (its envelope said parked)
+// on the daemon, streaming, as Stream runs one: answers settle its
+// pending requests by seq, handler answers the ones it asks next, and
+// fork resumes a copy, keeping the state. A state the daemon does not
+// hold (taken, expired, another tenant's) is an *APIError with status
+// 404.
+func (c *Client) Resume(ctx context.Context, id string, answers map[int64]contract.Answer, fork bool, handler contract.DataHandler, onEvent func(contract.Event)) (contract.Result, error) {
+	if !validID(id) {
+		err := contract.Errorf(contract.ContractError, "execution id %q: want 1-64 of [A-Za-z0-9_-]", id)
+		return contract.Fail(err, contract.Limits{}), err
+	}
+	b := resumeBody{Answers: map[string]contract.Answer{}, Fork: fork}
+	for seq, a := range answers {
+		b.Answers[strconv.FormatInt(seq, 10)] = a
+	}
+	body, err := json.Marshal(b)
+	if err != nil {
+		err = contract.Errorf(contract.ContractError, "encode the answers: %v", err)
+		return contract.Fail(err, contract.Limits{}), err
+	}
+	ex := &execution{c: c, id: id}
+	return c.post(ctx, ex, "/v1/executions/"+id+"/resume", body, contract.Limits{}, "text/event-stream", func(ex *execution, resp *http.Response) (contract.Result, error) {
+		return ex.follow(ctx, resp.Body, handler, onEvent)
+	})
 }

@@ -161,6 +161,12 @@ type Request struct {
 	// the same request, given the same data answers, give the same
 	// envelope but for its stats (README, "Deterministic runs").
 	Deterministic *Deterministic `json:"deterministic,omitempty"`
+	// Park allows the execution to park at a data request when the data
+	// handler returns ErrPark (Result.Parked).
+	Park bool `json:"park,omitempty"`
+	// ParkScope binds a parked state: resuming it needs the same scope.
+	// The daemon sets it to the tenant's name.
+	ParkScope string `json:"park_scope,omitempty"`
 }
 
 // Deterministic is a request's deterministic mode.
@@ -270,6 +276,10 @@ type Result struct {
 	Limits Limits          `json:"limits"`
 	// Clamped names the requested limits that were lowered to their cap.
 	Clamped []string `json:"clamped,omitempty"`
+	// Parked, when set, says the execution parked at a data request
+	// (ErrPark): OK is false and Error nil, Logs are the logs so far,
+	// and Resume continues it from Parked.State.
+	Parked *Parked `json:"parked,omitempty"`
 }
 
 // Err returns the envelope's error as a Go error, or nil when it is ok.

@@ -21,12 +21,12 @@ func TestResolve(t *testing.T) {
 		err     bool
 	}{
 		{"zero takes defaults", Limits{}, DefaultLimits, nil, false},
-		{"lower is kept", Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20}, Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 1000}, nil, false},
-		{"over the cap is clamped", Limits{Timeout: time.Hour, OutputBytes: 1 << 30}, Limits{Timeout: 10 * time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 1000}, []string{"timeout_ms", "output_bytes"}, false},
+		{"lower is kept", Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20}, Limits{Timeout: time.Millisecond, MemoryBytes: 2 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 1000, ParkBytes: 16 << 20}, nil, false},
+		{"over the cap is clamped", Limits{Timeout: time.Hour, OutputBytes: 1 << 30}, Limits{Timeout: 10 * time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 4 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 1000, ParkBytes: 16 << 20}, []string{"timeout_ms", "output_bytes"}, false},
 		{"negative", Limits{CodeBytes: -1}, Limits{}, nil, true},
-		{"data limits clamped", Limits{DataRequests: 1 << 40, DataBytes: 1 << 40}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 100_000, DataBytes: 256 << 20, Timers: 1000}, []string{"data_requests", "data_bytes"}, false},
-		{"timers clamped", Limits{Timers: 20_000}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 10_000}, []string{"timers"}, false},
-		{"timers raised", Limits{Timers: 5000}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 5000}, nil, false},
+		{"data limits clamped", Limits{DataRequests: 1 << 40, DataBytes: 1 << 40}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 100_000, DataBytes: 256 << 20, Timers: 1000, ParkBytes: 16 << 20}, []string{"data_requests", "data_bytes"}, false},
+		{"timers clamped", Limits{Timers: 20_000}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 10_000, ParkBytes: 16 << 20}, []string{"timers"}, false},
+		{"timers raised", Limits{Timers: 5000}, Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 5000, ParkBytes: 16 << 20}, nil, false},
 		{"negative timers", Limits{Timers: -1}, Limits{}, nil, true},
 		{"memory below the minimum", Limits{MemoryBytes: 1000}, Limits{}, nil, true},
 		{"sub-millisecond timeout", Limits{Timeout: time.Microsecond}, Limits{}, nil, true},
@@ -55,7 +55,7 @@ func TestLimitsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(b) != `{"timeout_ms":1000,"memory_bytes":16777216,"stack_bytes":524288,"output_bytes":1048576,"code_bytes":262144,"data_requests":1000,"data_bytes":16777216,"timers":1000}` {
+	if string(b) != `{"timeout_ms":1000,"memory_bytes":16777216,"stack_bytes":524288,"output_bytes":1048576,"code_bytes":262144,"data_requests":1000,"data_bytes":16777216,"timers":1000,"park_bytes":16777216}` {
 		t.Fatalf("unexpected JSON %s", b)
 	}
 	var back Limits

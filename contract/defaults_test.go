@@ -14,12 +14,12 @@ func TestWithDefaults(t *testing.T) {
 	}{
 		{"zero takes every default", Limits{}, DefaultCaps, DefaultCaps},
 		{"one field set keeps the others", Limits{Timeout: 5 * time.Second}, DefaultCaps,
-			Limits{Timeout: 5 * time.Second, MemoryBytes: 256 << 20, StackBytes: 512 << 10, OutputBytes: 16 << 20, CodeBytes: 1 << 20, DataRequests: 100_000, DataBytes: 256 << 20, Timers: 10_000}},
+			Limits{Timeout: 5 * time.Second, MemoryBytes: 256 << 20, StackBytes: 512 << 10, OutputBytes: 16 << 20, CodeBytes: 1 << 20, DataRequests: 100_000, DataBytes: 256 << 20, Timers: 10_000, ParkBytes: 256 << 20}},
 		{"every field set is kept", DefaultLimits, DefaultCaps, DefaultLimits},
 		{"last field alone", Limits{DataBytes: 7}, DefaultLimits,
-			Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 7, Timers: 1000}},
+			Limits{Timeout: time.Second, MemoryBytes: 16 << 20, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 7, Timers: 1000, ParkBytes: 16 << 20}},
 		{"negative is kept, for Resolve to refuse", Limits{MemoryBytes: -1}, DefaultLimits,
-			Limits{Timeout: time.Second, MemoryBytes: -1, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 1000}},
+			Limits{Timeout: time.Second, MemoryBytes: -1, StackBytes: 512 << 10, OutputBytes: 1 << 20, CodeBytes: 256 << 10, DataRequests: 1000, DataBytes: 16 << 20, Timers: 1000, ParkBytes: 16 << 20}},
 		{"zero defaults leave zero", Limits{CodeBytes: 3}, Limits{}, Limits{CodeBytes: 3}},
 	}
 	for _, tt := range tests {

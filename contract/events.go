@@ -35,4 +35,7 @@ type DataRequest struct {
 	Seq  int64           `json:"seq"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
+	// ParkRefused is set when the request is asked again because the
+	// answer asked to park (ErrPark) and the execution could not: why.
+	ParkRefused string `json:"park_refused,omitempty"`
 }

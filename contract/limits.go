@@ -32,6 +32,10 @@ type Limits struct {
 	DataBytes int64
 	// Timers caps the timers (setTimeout, setInterval) pending at once.
 	Timers int64
+	// ParkBytes caps a parked execution's state (Result.Parked): past
+	// it parking fails and the execution waits for its answer as one
+	// that may not park does.
+	ParkBytes int64
 }
 
 // DefaultLimits are what an execution gets when it asks for nothing.
@@ -44,6 +48,7 @@ var DefaultLimits = Limits{
 	DataRequests: 1000,
 	DataBytes:    16 << 20,
 	Timers:       1000,
+	ParkBytes:    16 << 20,
 }
 
 // DefaultCaps are the hard caps a request may raise its limits to.
@@ -58,6 +63,7 @@ var DefaultCaps = Limits{
 	DataRequests: 100_000,
 	DataBytes:    256 << 20,
 	Timers:       10_000,
+	ParkBytes:    256 << 20,
 }
 
 // MinMemoryBytes is the smallest memory limit QuickJS can initialise under.
@@ -79,6 +85,7 @@ type limitsJSON struct {
 	DataRequests int64 `json:"data_requests"`
 	DataBytes    int64 `json:"data_bytes"`
 	Timers       int64 `json:"timers"`
+	ParkBytes    int64 `json:"park_bytes"`
 }
 
 // MarshalJSON writes the timeout in milliseconds.
@@ -92,6 +99,7 @@ func (l Limits) MarshalJSON() ([]byte, error) {
 		DataRequests: l.DataRequests,
 		DataBytes:    l.DataBytes,
 		Timers:       l.Timers,
+		ParkBytes:    l.ParkBytes,
 	})
 }
 
@@ -113,6 +121,7 @@ func (l *Limits) UnmarshalJSON(b []byte) error {
 		DataRequests: j.DataRequests,
 		DataBytes:    j.DataBytes,
 		Timers:       j.Timers,
+		ParkBytes:    j.ParkBytes,
 	}
 	return nil
 }
@@ -157,6 +166,7 @@ func (l *Limits) fields() []limitField {
 		{"data_requests", &l.DataRequests},
 		{"data_bytes", &l.DataBytes},
 		{"timers", &l.Timers},
+		{"park_bytes", &l.ParkBytes},
 	}
 }
 

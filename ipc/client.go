@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -29,6 +30,9 @@ type Client struct {
 	// wire meters the child's connection; nil when no process was
 	// started (in-process tests).
 	wire *wireMeter
+
+	// dataBytes is the last execution's data traffic (DataBytes).
+	dataBytes atomic.Int64
 
 	mu         sync.Mutex
 	openCalled bool          // guarded by mu
@@ -195,6 +199,39 @@ func (c *Client) stream(jctx context.Context) (stream pb.Child_ExecuteClient, en
 // unknown event, a result twice, an event out of order or for another
 // execution, or anything above).
 func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func(contract.Event), handler contract.DataHandler) (contract.Result, error) {
+	return c.run(ctx, &pb.ToChild{Msg: &pb.ToChild_Request{Request: requestToPB(req)}}, &call{req: req}, onEvent, handler)
+}
+
+// Resume continues a parked execution on the child, as Execute runs one:
+// req is the parked request (its limits resolved; its code and input
+// are in state), state the engine's state, answers those given for its
+// pending requests, and lastSeq the highest data request seq the child
+// sent before it parked (later ones must be higher).
+//
+// dataBytes is the data traffic the execution caused before it parked,
+// which counts against its data_bytes limit here as well.
+func (c *Client) Resume(ctx context.Context, req contract.Request, state []byte, answers map[int64]contract.Answer, lastSeq, dataBytes int64,
+	onEvent func(contract.Event), handler contract.DataHandler) (contract.Result, error) {
+	m := &pb.Resume{Request: requestToPB(req), State: state, LastSeq: lastSeq}
+	for seq, a := range answers {
+		var err error
+		if a.Value == nil {
+			err = dataError(a.Error)
+		}
+		m.Answers = append(m.Answers, dataResponseToPB(seq, a.Value, err))
+	}
+	return c.run(ctx, &pb.ToChild{Msg: &pb.ToChild_Resume{Resume: m}}, &call{req: req, lastSeq: lastSeq, dataBytes: dataBytes}, onEvent, handler)
+}
+
+// DataBytes is the data traffic (request names and arguments, answers)
+// of the execution this client ran, as it counted it: what a parked
+// state carries on to its resume.
+func (c *Client) DataBytes() int64 { return c.dataBytes.Load() }
+
+// run sends first and serves the execution's stream (Execute's loop).
+func (c *Client) run(ctx context.Context, first *pb.ToChild, x *call, onEvent func(contract.Event), handler contract.DataHandler) (contract.Result, error) {
+	req := x.req
+	defer func() { c.dataBytes.Store(x.dataBytes) }()
 	jctx, cancel := c.join(ctx)
 	defer cancel()
 	if c.wire != nil {
@@ -209,11 +246,10 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 	// A Send that fails with io.EOF means the stream is gone, and Recv
 	// reports why; any other error is the request's own (protobuf
 	// strings must be UTF-8).
-	if err := stream.Send(&pb.ToChild{Msg: &pb.ToChild_Request{Request: requestToPB(req)}}); err != nil && !errors.Is(err, io.EOF) {
+	if err := stream.Send(first); err != nil && !errors.Is(err, io.EOF) {
 		return contract.Result{}, contract.Errorf(contract.ContractError, "ipc: the request cannot be sent: %s", status.Convert(err).Message())
 	}
 
-	x := &call{req: req}
 	for {
 		m, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -251,6 +287,9 @@ func (c *Client) Execute(ctx context.Context, req contract.Request, onEvent func
 				return contract.Fail(over, req.Limits), nil
 			}
 			x.dataBytes += int64(len(resp.GetValue()) + len(resp.GetError()))
+			if resp.GetPark() {
+				x.parkSeq = ev.DataRequest.Seq
+			}
 			// As above: if the stream is gone, the next Recv says why.
 			_ = stream.Send(&pb.ToChild{Msg: &pb.ToChild_DataResponse{DataResponse: resp}})
 		}
@@ -263,6 +302,7 @@ type call struct {
 	req       contract.Request
 	started   bool
 	lastSeq   int64
+	parkSeq   int64 // the data request last answered with park
 	dataBytes int64 // request names and arguments, and answers sent
 	result    *contract.Result
 }
@@ -298,7 +338,11 @@ func (x *call) record(ev contract.Event) error {
 	case contract.EventStarted:
 		x.started = true
 	case contract.EventResult:
-		if ev.Result.OK == (ev.Result.Error != nil) {
+		if p := ev.Result.Parked; p != nil {
+			if err := x.checkParked(ev.Result); err != nil {
+				return err
+			}
+		} else if ev.Result.OK == (ev.Result.Error != nil) {
 			return violation("child sent a result with ok=%t and error=%v", ev.Result.OK, ev.Result.Error)
 		}
 		if len(ev.Result.Value) > 0 && !contract.ValidJSON(ev.Result.Value) {
@@ -311,8 +355,15 @@ func (x *call) record(ev contract.Event) error {
 		x.result.Limits, x.result.Clamped = x.req.Limits, nil
 	case contract.EventDataRequest:
 		d := ev.DataRequest
-		if d.Seq != x.lastSeq+1 {
-			return violation("child sent data_request seq %d, want %d", d.Seq, x.lastSeq+1)
+		switch {
+		case d.ParkRefused != "":
+			// Asked again after an answer that said park.
+			if d.Seq != x.parkSeq {
+				return violation("child sent data_request seq %d refusing to park, but was asked to park %d", d.Seq, x.parkSeq)
+			}
+			x.parkSeq = 0
+		case d.Seq <= x.lastSeq:
+			return violation("child sent data_request seq %d, want more than %d", d.Seq, x.lastSeq)
 		}
 		x.lastSeq = d.Seq
 		if d.Seq > x.req.Limits.DataRequests {
@@ -329,6 +380,34 @@ func (x *call) record(ev contract.Event) error {
 	return nil
 }
 
+// checkParked checks a parked result: the request allowed parking, the
+// state fits park_bytes, and the pending requests are ones the child
+// may be waiting on (a seq no later than the last, JSON arguments).
+func (x *call) checkParked(r *contract.Result) error {
+	p := r.Parked
+	switch {
+	case !x.req.Park:
+		return violation("child parked an execution whose request does not allow parking")
+	case r.OK || r.Error != nil:
+		return violation("child sent a parked result with ok=%t and error=%v", r.OK, r.Error)
+	case int64(len(p.State)) > x.req.Limits.ParkBytes:
+		return violation("child sent a parked state of %d bytes, over its park_bytes limit of %d", len(p.State), x.req.Limits.ParkBytes)
+	case len(p.Pending) == 0:
+		return violation("child parked with no pending data request")
+	}
+	prev := int64(0)
+	for _, q := range p.Pending {
+		if q.Seq <= prev || q.Seq > x.req.Limits.DataRequests {
+			return violation("child parked with pending request %d out of order or over its limit", q.Seq)
+		}
+		if len(q.Args) > 0 && !contract.ValidJSON(q.Args) {
+			return violation("child parked with pending request %d whose arguments are not JSON", q.Seq)
+		}
+		prev = q.Seq
+	}
+	return nil
+}
+
 // answer calls handler for d under the one data-request policy
 // (contract.CallDataHandler: no handler, null, JSON) and encodes what it
 // says. A value or error message longer than room bytes is not sent (the
@@ -336,6 +415,10 @@ func (x *call) record(ev contract.Event) error {
 // derived from that bound): over is then the ResourceError that ends the
 // execution.
 func answer(ctx context.Context, handler contract.DataHandler, d contract.DataRequest, room int64) (resp *pb.DataResponse, over *contract.Error) {
+	ctx = contract.WithRequestSeq(ctx, d.Seq)
+	if d.ParkRefused != "" {
+		ctx = contract.WithParkRefused(ctx, errors.New(d.ParkRefused))
+	}
 	value, err := contract.CallDataHandler(ctx, handler, d.Name, d.Args)
 	resp = dataResponseToPB(d.Seq, value, err)
 	what := "answer"

@@ -12,6 +12,7 @@ package ipc
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -32,6 +33,8 @@ func requestToPB(r contract.Request) *pb.Request {
 		Imports:        r.Imports,
 		ImportsLimited: r.Imports != nil,
 		Deterministic:  deterministicToPB(r.Deterministic),
+		Park:           r.Park,
+		ParkScope:      r.ParkScope,
 	}
 }
 
@@ -61,6 +64,8 @@ func requestFromPB(r *pb.Request) contract.Request {
 		Imports:  importsFromPB(r),
 
 		Deterministic: deterministicFromPB(r.GetDeterministic()),
+		Park:          r.GetPark(),
+		ParkScope:     r.GetParkScope(),
 	}
 }
 
@@ -74,6 +79,7 @@ func limitsToPB(l contract.Limits) *pb.Limits {
 		DataRequests: l.DataRequests,
 		DataBytes:    l.DataBytes,
 		Timers:       l.Timers,
+		ParkBytes:    l.ParkBytes,
 	}
 }
 
@@ -87,6 +93,7 @@ func limitsFromPB(l *pb.Limits) contract.Limits {
 		DataRequests: l.GetDataRequests(),
 		DataBytes:    l.GetDataBytes(),
 		Timers:       l.GetTimers(),
+		ParkBytes:    l.GetParkBytes(),
 	}
 }
 
@@ -99,15 +106,18 @@ func logFromPB(l *pb.LogEntry) contract.LogEntry {
 }
 
 func dataRequestToPB(d contract.DataRequest) *pb.DataRequest {
-	return &pb.DataRequest{Seq: d.Seq, Name: d.Name, Args: bytesOrNil(d.Args)}
+	return &pb.DataRequest{Seq: d.Seq, Name: d.Name, Args: bytesOrNil(d.Args), ParkRefused: d.ParkRefused}
 }
 
 func dataRequestFromPB(d *pb.DataRequest) contract.DataRequest {
-	return contract.DataRequest{Seq: d.GetSeq(), Name: d.GetName(), Args: rawOrNil(d.GetArgs())}
+	return contract.DataRequest{Seq: d.GetSeq(), Name: d.GetName(), Args: rawOrNil(d.GetArgs()), ParkRefused: d.GetParkRefused()}
 }
 
 // dataResponseToPB encodes a data handler's answer: err wins over value.
 func dataResponseToPB(seq int64, value json.RawMessage, err error) *pb.DataResponse {
+	if errors.Is(err, contract.ErrPark) {
+		return &pb.DataResponse{Seq: seq, Outcome: &pb.DataResponse_Park{Park: true}}
+	}
 	if err != nil {
 		// Protobuf strings must be UTF-8; a handler's message need not be.
 		return &pb.DataResponse{Seq: seq, Outcome: &pb.DataResponse_Error{Error: strings.ToValidUTF8(err.Error(), "\uFFFD")}}
@@ -124,6 +134,8 @@ func dataResponseFromPB(d *pb.DataResponse) (json.RawMessage, error) {
 		return rawOrNil(o.Value), nil
 	case *pb.DataResponse_Error:
 		return nil, dataError(o.Error)
+	case *pb.DataResponse_Park:
+		return nil, contract.ErrPark
 	default:
 		return nil, dataError("ipc: data response has neither a value nor an error")
 	}
@@ -208,7 +220,30 @@ func resultToPB(r contract.Result) *pb.Result {
 		Stats:   statsToPB(r.Stats),
 		Limits:  limitsToPB(r.Limits),
 		Clamped: sliceOrNil(r.Clamped),
+		Parked:  parkedToPB(r.Parked),
 	}
+}
+
+func parkedToPB(p *contract.Parked) *pb.Parked {
+	if p == nil {
+		return nil
+	}
+	pending := make([]*pb.PendingRequest, len(p.Pending))
+	for i, r := range p.Pending {
+		pending[i] = &pb.PendingRequest{Seq: r.Seq, Name: r.Name, Args: bytesOrNil(r.Args)}
+	}
+	return &pb.Parked{State: bytesOrNil(p.State), Pending: pending}
+}
+
+func parkedFromPB(p *pb.Parked) *contract.Parked {
+	if p == nil {
+		return nil
+	}
+	pending := make([]contract.PendingRequest, len(p.GetPending()))
+	for i, r := range p.GetPending() {
+		pending[i] = contract.PendingRequest{Seq: r.GetSeq(), Name: r.GetName(), Args: rawOrNil(r.GetArgs())}
+	}
+	return &contract.Parked{State: bytesOrNil(p.GetState()), Pending: pending}
 }
 
 func resultFromPB(r *pb.Result) contract.Result {
@@ -224,6 +259,7 @@ func resultFromPB(r *pb.Result) contract.Result {
 		Stats:   statsFromPB(r.GetStats()),
 		Limits:  limitsFromPB(r.GetLimits()),
 		Clamped: sliceOrNil(r.GetClamped()),
+		Parked:  parkedFromPB(r.GetParked()),
 	}
 }
 

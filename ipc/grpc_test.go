@@ -88,7 +88,7 @@ func TestExecuteStreamsEventsInOrderAndReturnsResult(t *testing.T) {
 	req := full[contract.Request](t)
 	req.Limits.DataBytes = 1 << 20 // room for the three requests and answers
 	want := full[contract.Result](t)
-	want.OK, want.Error = true, nil
+	want.OK, want.Error, want.Parked = true, nil, nil
 
 	var gotReq contract.Request
 	var answers []string
@@ -535,9 +535,16 @@ func TestExecuteRejectsBrokenChild(t *testing.T) {
 		{"log before started", func(id string) []*pb.FromChild { return []*pb.FromChild{log(id), started(id), result(id)} }, "log event before started"},
 		{"started twice", func(id string) []*pb.FromChild { return []*pb.FromChild{started(id), started(id), result(id)} }, "started twice"},
 		{"other execution", func(string) []*pb.FromChild { return []*pb.FromChild{started("other"), result("other")} }, `for execution "other", want "x"`},
-		{"seq gap", func(id string) []*pb.FromChild {
-			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_DataRequest{DataRequest: &pb.DataRequest{Seq: 2, Name: "n"}}}}
-		}, "data_request seq 2, want 1"},
+		{"seq not increasing", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_DataRequest{DataRequest: &pb.DataRequest{Seq: 0, Name: "n"}}}}
+		}, "data_request seq 0, want more than 0"},
+		{"park refused unasked", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_DataRequest{DataRequest: &pb.DataRequest{Seq: 1, Name: "n", ParkRefused: "x"}}}}
+		}, "refusing to park, but was asked to park 0"},
+		{"parked unasked", func(id string) []*pb.FromChild {
+			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_Result{Result: &pb.Result{
+				Parked: &pb.Parked{State: []byte("s"), Pending: []*pb.PendingRequest{{Seq: 1, Name: "n"}}}}}}}
+		}, "does not allow parking"},
 		{"result neither ok nor error", func(id string) []*pb.FromChild {
 			return []*pb.FromChild{started(id), {ExecutionId: id, Event: &pb.FromChild_Result{Result: &pb.Result{}}}}
 		}, "result with ok=false"},

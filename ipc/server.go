@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -42,6 +43,16 @@ type Runner interface {
 // execution's stream opens, before its request is read. A supervisor that
 // opens the stream ahead of time (Client.Open) thereby lets the child do
 // last set-up, such as locking itself down, off the execution's path.
+// Resumer is an optional Runner method: it continues a parked
+// execution (ToChild resume) from the engine's state, with the answers
+// given for its pending requests, as Run runs one.
+type Resumer interface {
+	Resume(ctx context.Context, req contract.Request, state []byte, answers map[int64]contract.Answer,
+		emit func(contract.Event), request contract.DataHandler) contract.Result
+}
+
+// StreamOpener is an optional Runner method, called when the execution's
+// stream opens, before its request arrives.
 type StreamOpener interface {
 	StreamOpened()
 }
@@ -118,11 +129,18 @@ func (s *grpcServer) Execute(stream pb.Child_ExecuteServer) error {
 	if err != nil {
 		return err
 	}
-	r := first.GetRequest()
+	r, resume := first.GetRequest(), first.GetResume()
+	if resume != nil {
+		r = resume.GetRequest()
+	}
 	if r == nil {
-		return status.Error(codes.InvalidArgument, "the first message of an execution must be its request")
+		return status.Error(codes.InvalidArgument, "the first message of an execution must be its request, or a resume")
 	}
 	req := requestFromPB(r)
+	resumer, _ := s.runner.(Resumer)
+	if resume != nil && resumer == nil {
+		return status.Error(codes.Unimplemented, "this child cannot resume a parked execution")
+	}
 
 	ctx, cancel := context.WithCancelCause(stream.Context())
 	defer cancel(nil)
@@ -141,7 +159,18 @@ func (s *grpcServer) Execute(stream pb.Child_ExecuteServer) error {
 	// stream ends, which at the latest is when this method returns.
 	go x.receive()
 
-	res := s.runner.Run(ctx, req, x.emit, x.request)
+	var res contract.Result
+	if resume != nil {
+		x.issued = resume.GetLastSeq()
+		answers := map[int64]contract.Answer{}
+		for _, a := range resume.GetAnswers() {
+			v, err := dataResponseFromPB(a)
+			answers[a.GetSeq()] = contract.Answer{Value: v, Error: errText(err)}
+		}
+		res = resumer.Resume(ctx, req, resume.GetState(), answers, x.emit, x.request)
+	} else {
+		res = s.runner.Run(ctx, req, x.emit, x.request)
+	}
 
 	x.finish()
 	if err := x.violation(); err != nil {
@@ -242,14 +271,29 @@ func (x *execution) request(ctx context.Context, name string, args json.RawMessa
 		x.sendMu.Unlock()
 		return nil, err
 	}
-	x.issued++
-	seq := x.issued
+	// The engine numbers its requests (a resumed execution's go on from
+	// where it parked); one asked again after parking was refused keeps
+	// its number.
+	seq, refused := contract.RequestSeq(ctx), contract.ParkRefused(ctx)
+	switch {
+	case seq == 0:
+		seq = x.issued + 1
+	case seq < x.issued || seq == x.issued && refused == nil:
+		x.mu.Unlock()
+		x.sendMu.Unlock()
+		return nil, fmt.Errorf("ipc: data request %d after %d", seq, x.issued)
+	}
+	x.issued = seq
 	x.pending[seq] = ch
 	x.mu.Unlock()
-	err := x.sendLocked(contract.Event{
-		Type:        contract.EventDataRequest,
-		DataRequest: &contract.DataRequest{Seq: seq, Name: name, Args: args},
-	})
+	d := &contract.DataRequest{Seq: seq, Name: name, Args: args}
+	if refused != nil {
+		d.ParkRefused = strings.ToValidUTF8(refused.Error(), "\uFFFD")
+		if d.ParkRefused == "" {
+			d.ParkRefused = "parking refused"
+		}
+	}
+	err := x.sendLocked(contract.Event{Type: contract.EventDataRequest, DataRequest: d})
 	x.sendMu.Unlock()
 
 	forget := func() {
@@ -282,6 +326,14 @@ func (x *execution) request(ctx context.Context, name string, args json.RawMessa
 		x.mu.Unlock()
 		return nil, err
 	}
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // decodeAnswer turns a data response into the DataHandler's results. The

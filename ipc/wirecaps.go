@@ -75,7 +75,8 @@ type WireCaps struct {
 // when a message the caps allow would be larger than gRPC carries.
 func DeriveWireCaps(caps contract.Limits, maxInputBytes int64) (WireCaps, error) {
 	to := max(requestBytes(caps, maxInputBytes), dataAnswerBytes(caps))
-	from := satAdd(max(resultEventBytes(caps), logEventBytes(caps), dataRequestEventBytes(caps)), contract.MaxIDBytes)
+	to = max(to, resumeBytes(caps))
+	from := satAdd(max(resultEventBytes(caps, true), logEventBytes(caps), dataRequestEventBytes(caps)), contract.MaxIDBytes)
 	if to > MaxWireMessageBytes || from > MaxWireMessageBytes {
 		return WireCaps{}, fmt.Errorf("ipc: the caps need wire messages of %d bytes to the child and %d from it, over the %d gRPC carries: lower the code, output or data_bytes caps or the input cap",
 			to, from, MaxWireMessageBytes)
@@ -109,8 +110,23 @@ func dataAnswerBytes(l contract.Limits) int64 {
 
 // resultEventBytes bounds a result: a value of at most OutputBytes, logs
 // whose JSON is at most OutputBytes, and its error and stats.
-func resultEventBytes(l contract.Limits) int64 {
-	return satAdd(satMul(l.OutputBytes, 2), resultOverheadBytes)
+func resultEventBytes(l contract.Limits, park bool) int64 {
+	n := satAdd(satMul(l.OutputBytes, 2), resultOverheadBytes)
+	if park {
+		// A parked result carries no value but the state (ParkBytes),
+		// the pending requests (their names and arguments counted in
+		// DataBytes) and the logs so far.
+		n = max(n, satAdd(satAdd(l.ParkBytes, l.DataBytes), satAdd(l.OutputBytes, resultOverheadBytes)))
+	}
+	return n
+}
+
+// resumeBytes bounds a resume message: the request without code or
+// input, the state (ParkBytes) and answers within DataBytes, one
+// overhead each at most DataRequests of them.
+func resumeBytes(l contract.Limits) int64 {
+	return satAdd(satAdd(requestOverheadBytes+contract.MaxIDBytes, l.ParkBytes),
+		satAdd(l.DataBytes, satMul(l.DataRequests, eventOverheadBytes)))
 }
 
 // logEventBytes bounds a log event: one entry fits in the output limit.
@@ -135,7 +151,7 @@ func eventBytes(t contract.EventType, req contract.Request) int64 {
 	n := int64(eventOverheadBytes)
 	switch t {
 	case contract.EventResult:
-		n = resultEventBytes(l)
+		n = resultEventBytes(l, req.Park)
 	case contract.EventLog:
 		n = logEventBytes(l)
 	case contract.EventDataRequest:
@@ -156,7 +172,7 @@ func WireBudget(req contract.Request) int64 {
 	id := int64(len(req.ID))
 	logEvents := satAdd(l.OutputBytes/minLogEntryBytes, 1)
 	events := satAdd(2+l.DataRequests, logEvents) // started and result
-	payload := satAdd(satAdd(resultEventBytes(l), l.OutputBytes), l.DataBytes)
+	payload := satAdd(satAdd(resultEventBytes(l, req.Park), l.OutputBytes), l.DataBytes)
 	framing := satMul(payload/frameBytes+1, frameHeaderBytes)
 	return satAdd(satAdd(wireSlack, payload), satAdd(framing, satMul(events, eventOverheadBytes+id)))
 }

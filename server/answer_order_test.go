@@ -15,7 +15,7 @@ import (
 // conflict.
 func TestAnswerBeforeTheHandlerAsks(t *testing.T) {
 	e := &execution{endpoint: true, pending: map[int64]chan dataAnswer{}, answered: map[int64]bool{}, claimed: map[int64]bool{}}
-	e.expect(1)
+	e.expect(1, false)
 	if err := e.claim(1); err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestAnswerBeforeTheHandlerAsks(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	v, err := e.endpointHandler(newMetrics(nil))(ctx, "n", nil)
+	v, err := e.endpointHandler(newMetrics(nil), 0)(ctx, "n", nil)
 	if err != nil || string(v) != "42" {
 		t.Fatalf("handler after the answer: %s, %v", v, err)
 	}

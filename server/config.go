@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -51,6 +52,8 @@ type Config struct {
 	BodyBudgetBytes int64 `yaml:"body_budget_bytes"`
 	// Supervisor maps onto supervisor.Config.
 	Supervisor SupervisorConfig `yaml:"supervisor"`
+	// Park configures parked executions: their store and their key.
+	Park ParkConfig `yaml:"park"`
 	// Tenants lists the tenants with their caps and quotas. A tenant that
 	// only the tokens file names gets the supervisor's caps, no quota and
 	// no module.
@@ -76,6 +79,87 @@ type SupervisorConfig struct {
 	MaxModulesBytes int64  `yaml:"max_modules_bytes"`
 }
 
+// ParkConfig configures parked executions (docs/daemon.md, "Parked
+// executions").
+type ParkConfig struct {
+	// Dir is the directory that keeps parked states, per tenant; empty
+	// keeps them in memory, lost when the daemon stops. Replicas that
+	// resume each other's executions share it (or a store of the same
+	// interface) and the key.
+	Dir string `yaml:"dir"`
+	// TTL is how long a state stays resumable; MaxStates and MaxBytes
+	// cap each tenant's. Defaults 24h, 1000 and 1 GiB.
+	TTL       time.Duration `yaml:"ttl"`
+	MaxStates int           `yaml:"max_states"`
+	MaxBytes  int64         `yaml:"max_bytes"`
+	// KeyFile holds the AES-256 key that seals states: 32 bytes, or 64
+	// hex digits. KeyID names it in each state. OldKeyFile and
+	// OldKeyID, when set, are the key before it, which still opens the
+	// states it sealed (rotation). Default: a random key, so only this
+	// daemon resumes its states.
+	KeyFile    string `yaml:"key_file"`
+	KeyID      string `yaml:"key_id"`
+	OldKeyFile string `yaml:"old_key_file"`
+	OldKeyID   string `yaml:"old_key_id"`
+}
+
+// storeLimits are the store's limits, defaults filled in.
+func (p ParkConfig) storeLimits() StoreLimits {
+	l := DefaultStoreLimits
+	if p.TTL > 0 {
+		l.TTL = p.TTL
+	}
+	if p.MaxStates > 0 {
+		l.MaxStates = p.MaxStates
+	}
+	if p.MaxBytes > 0 {
+		l.MaxBytes = p.MaxBytes
+	}
+	return l
+}
+
+// readParkKey reads a key file: 32 bytes, or 64 hex digits and space.
+func readParkKey(path string) ([]byte, error) {
+	b, err := regfile.ReadFile(path, 4096)
+	if err != nil {
+		return nil, fmt.Errorf("config: park key: %w", err)
+	}
+	if len(b) == 32 {
+		return b, nil
+	}
+	k, err := hex.DecodeString(strings.TrimSpace(string(b)))
+	if err != nil || len(k) != 32 {
+		return nil, fmt.Errorf("config: park key %s: want 32 bytes or 64 hex digits", path)
+	}
+	return k, nil
+}
+
+// parkKeys sets sc's park keys from p.
+func (p ParkConfig) parkKeys(sc *supervisor.Config) error {
+	if p.KeyFile == "" {
+		if p.OldKeyFile != "" {
+			return errors.New("config: park.old_key_file needs park.key_file")
+		}
+		return nil
+	}
+	k, err := readParkKey(p.KeyFile)
+	if err != nil {
+		return err
+	}
+	sc.ParkKey, sc.ParkKeyID = k, p.KeyID
+	if p.OldKeyFile != "" {
+		old, err := readParkKey(p.OldKeyFile)
+		if err != nil {
+			return err
+		}
+		if p.OldKeyID == "" {
+			return errors.New("config: park.old_key_file needs park.old_key_id")
+		}
+		sc.ParkOldKeys = map[string][]byte{p.OldKeyID: old}
+	}
+	return nil
+}
+
 // LimitsConfig is contract.Limits under its JSON names; zero means unset.
 type LimitsConfig struct {
 	TimeoutMS    int64 `yaml:"timeout_ms"`
@@ -86,6 +170,7 @@ type LimitsConfig struct {
 	DataRequests int64 `yaml:"data_requests"`
 	DataBytes    int64 `yaml:"data_bytes"`
 	Timers       int64 `yaml:"timers"`
+	ParkBytes    int64 `yaml:"park_bytes"`
 }
 
 // maxTimeoutMS is the largest timeout_ms a time.Duration holds.
@@ -106,13 +191,13 @@ func (l LimitsConfig) check(key string) error {
 func (l LimitsConfig) Limits() contract.Limits {
 	return contract.Limits{Timeout: time.Duration(l.TimeoutMS) * time.Millisecond, MemoryBytes: l.MemoryBytes,
 		StackBytes: l.StackBytes, OutputBytes: l.OutputBytes, CodeBytes: l.CodeBytes,
-		DataRequests: l.DataRequests, DataBytes: l.DataBytes, Timers: l.Timers}
+		DataRequests: l.DataRequests, DataBytes: l.DataBytes, Timers: l.Timers, ParkBytes: l.ParkBytes}
 }
 
 func limitsConfig(l contract.Limits) LimitsConfig {
 	return LimitsConfig{TimeoutMS: l.Timeout.Milliseconds(), MemoryBytes: l.MemoryBytes, StackBytes: l.StackBytes,
 		OutputBytes: l.OutputBytes, CodeBytes: l.CodeBytes, DataRequests: l.DataRequests, DataBytes: l.DataBytes,
-		Timers: l.Timers}
+		Timers: l.Timers, ParkBytes: l.ParkBytes}
 }
 
 // TenantConfig is one tenant.
@@ -135,6 +220,10 @@ type TenantConfig struct {
 	// BodyBudgetBytes bounds the bytes of the tenant's request bodies
 	// read at once (429 past it). Default half of the daemon's.
 	BodyBudgetBytes int64 `yaml:"body_budget_bytes"`
+	// ParkAfter parks an execution whose request allows it (park: true)
+	// when a data request waits longer than this for its answer over the
+	// answer endpoint. 0: only when the client answers {"park": true}.
+	ParkAfter time.Duration `yaml:"park_after"`
 }
 
 // WebhookConfig makes the daemon answer a tenant's data requests by

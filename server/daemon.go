@@ -61,13 +61,25 @@ func Start(cfg Config, log *slog.Logger) (*Daemon, error) {
 	}
 	sc := cfg.supervisorConfig()
 	sc.Logger = log.With("component", "supervisor")
+	sc.ParkTTL = cfg.Park.storeLimits().TTL
+	states := NewMemStore(cfg.Park.storeLimits())
+	if cfg.Park.Dir != "" {
+		states, err = NewDirStore(cfg.Park.Dir, cfg.Park.storeLimits())
+	}
+	if err == nil {
+		err = cfg.Park.parkKeys(&sc)
+	}
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
 	sup, err := supervisor.New(sc)
 	if err != nil {
 		ln.Close()
 		return nil, err
 	}
 	srv, err := New(&cfg, Options{Supervisor: sup, Defaults: defaults, Caps: caps, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout,
-		PoolSize: cfg.Supervisor.PoolSize, Logger: log})
+		PoolSize: cfg.Supervisor.PoolSize, States: states, Logger: log})
 	if err != nil {
 		ln.Close()
 		closeSupervisor(sup)

@@ -22,12 +22,14 @@ import (
 type answerShape struct {
 	Value json.RawMessage `json:"value"`
 	Error string          `json:"error"`
+	Park  bool            `json:"park"`
 }
 
 var answerType = reflect.TypeFor[answerShape]()
 
-// parseAnswer reads a data answer, `{"value": JSON}` or
-// `{"error": "message"}`: exactly one of the two, nothing else, decoded
+// parseAnswer reads a data answer, `{"value": JSON}`, `{"error":
+// "message"}` or `{"park": true}` (park the execution here, when its
+// request allows it): exactly one of them, nothing else, decoded
 // as strictly as an execution's body (internal/strictjson). The value is
 // a slice of b, not a copy: an answer may be as large as the
 // execution's data_bytes, and each copy of it is that much more memory
@@ -43,10 +45,16 @@ func parseAnswer(b []byte) (dataAnswer, error) {
 	inner := bytes.TrimSpace(rest[1 : len(rest)-1])
 	key, value, ok := splitMember(inner)
 	if !ok || !json.Valid(value) {
-		return dataAnswer{}, contract.Errorf(contract.ContractError, `want exactly one field, "value" or "error"`)
+		return dataAnswer{}, contract.Errorf(contract.ContractError, `want exactly one field, "value", "error" or "park"`)
 	}
-	if key == "value" {
+	switch key {
+	case "value":
 		return dataAnswer{value: value}, nil
+	case "park":
+		if string(value) != "true" {
+			return dataAnswer{}, contract.Errorf(contract.ContractError, `"park" must be true`)
+		}
+		return dataAnswer{err: contract.ErrPark}, nil
 	}
 	var msg string
 	if err := json.Unmarshal(value, &msg); err != nil {
@@ -160,6 +168,9 @@ type webhookCall struct {
 	Seq         int64           `json:"seq"`
 	Name        string          `json:"name"`
 	Args        json.RawMessage `json:"args"`
+	// ParkRefused is set when the webhook answered park and the
+	// execution could not: the webhook is asked again, and says why.
+	ParkRefused string `json:"park_refused,omitempty"`
 }
 
 // defaultWebhookTimeout bounds one webhook call when the config does not.
@@ -178,7 +189,7 @@ func (s *Server) webhookHandler(t *tenant, e *execution) contract.DataHandler {
 	client := &http.Client{Timeout: timeout, CheckRedirect: sameHostRedirects}
 	return func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
 		a, err := s.callWebhook(ctx, client, wh.URL, webhookCall{ExecutionID: e.key.id, Tenant: t.name,
-			Seq: e.lastSeq.Load(), Name: name, Args: args}, e.dataLimit())
+			Seq: requestSeq(ctx, e), Name: name, Args: args, ParkRefused: parkRefusal(ctx)}, e.dataLimit())
 		result := "ok"
 		if err != nil || a.err != nil {
 			result = "error"

@@ -25,6 +25,9 @@ type executeBody struct {
 	Format   string `json:"format,omitempty"`
 	// Deterministic is contract.Request's: a seeded, virtual-clock run.
 	Deterministic *contract.Deterministic `json:"deterministic,omitempty"`
+	// Park is contract.Request's: the execution may park at a data
+	// request (the answer {"park": true}, or the tenant's park_after).
+	Park bool `json:"park,omitempty"`
 }
 
 // bodySlack is room for the JSON around the fields a body bound counts.
@@ -96,7 +99,8 @@ func (s *Server) handleExecute(w http.ResponseWriter, r *http.Request) {
 	}
 	a.e.setDataBytes(limits.DataBytes)
 	req := contract.Request{ID: a.id, Code: body.Code, Input: body.Input, Limits: limits, Modules: body.Modules,
-		Language: body.Language, Format: body.Format, Imports: a.t.imports(), Deterministic: body.Deterministic}
+		Language: body.Language, Format: body.Format, Imports: a.t.imports(), Deterministic: body.Deterministic,
+		Park: body.Park, ParkScope: a.t.name}
 	s.run(w, r, a, req, clamped)
 }
 
@@ -117,6 +121,12 @@ type admission struct {
 // size, the tenant's quotas, the id not in use. On refusal it writes it
 // and returns nil.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) *admission {
+	return s.admitAs(w, r, r.Header.Get(ExecutionIDHeader), s.maxExecuteBody())
+}
+
+// admitAs is admit for the execution id (a new one when empty), with a
+// body of at most maxBody bytes.
+func (s *Server) admitAs(w http.ResponseWriter, r *http.Request, id string, maxBody int64) *admission {
 	if s.draining.Load() {
 		s.failDraining(w)
 		return nil
@@ -125,7 +135,6 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) *admission {
 	if t == nil {
 		return nil
 	}
-	id := r.Header.Get(ExecutionIDHeader)
 	if id == "" {
 		id = newExecutionID()
 	} else if !validID(id) {
@@ -133,7 +142,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) *admission {
 			Message: ExecutionIDHeader + " must be 1-64 of [A-Za-z0-9_-]"})
 		return nil
 	}
-	if !s.checkBodySize(w, r, s.maxExecuteBody()) {
+	if !s.checkBodySize(w, r, maxBody) {
 		return nil
 	}
 	release, quota, retry := t.acquire(time.Now())
@@ -177,6 +186,16 @@ func (s *Server) failDraining(w http.ResponseWriter) {
 // run runs an admitted execution and writes its outcome: its events as
 // they come when the client asked for a stream, else the envelope.
 func (s *Server) run(w http.ResponseWriter, r *http.Request, a *admission, req contract.Request, clamped []string) {
+	s.serve(w, r, a, req.Limits, clamped, func(h contract.DataHandler, onEvent func(contract.Event)) contract.Result {
+		res, _ := s.sup.Stream(a.ctx, req, h, onEvent)
+		return res
+	})
+}
+
+// serve is run's, for an execution exec starts (or resumes): limits
+// bound its event stream, and the data handler is the tenant's.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, a *admission, limits contract.Limits, clamped []string,
+	exec func(contract.DataHandler, func(contract.Event)) contract.Result) {
 	streaming := wantsEventStream(r)
 	handler := contract.DataHandler(nil)
 	switch {
@@ -184,13 +203,13 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, a *admission, req c
 		handler = s.webhookHandler(a.t, a.e)
 	case streaming:
 		a.e.endpoint = true
-		handler = a.e.endpointHandler(s.metrics)
+		handler = a.e.endpointHandler(s.metrics, a.t.parkAfter)
 	}
 	w.Header().Set(ExecutionIDHeader, a.id)
 	start := time.Now()
 	var out *eventStream
 	if streaming {
-		out = newEventStream(s, w, req.Limits)
+		out = newEventStream(s, w, limits)
 		defer out.close()
 	}
 	stop := context.AfterFunc(r.Context(), func() {
@@ -203,7 +222,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, a *admission, req c
 		switch {
 		case ev.Type == contract.EventDataRequest:
 			// Before the event goes out: the answer may come at once.
-			a.e.expect(ev.DataRequest.Seq)
+			a.e.expect(ev.DataRequest.Seq, ev.DataRequest.ParkRefused != "")
 		case ev.Type == contract.EventResult:
 			return // written below, once the clamped names are in
 		}
@@ -211,7 +230,8 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, a *admission, req c
 			out.send(ev)
 		}
 	}
-	res, _ := s.sup.Stream(a.ctx, req, handler, onEvent)
+	res := exec(handler, onEvent)
+	s.keepParked(a, &res)
 	if a.e.large.Load() || r.ContentLength >= reclaimAfter {
 		// Only now are the body's and the answers' copies (on their way
 		// to the child, held by gRPC's flow control) all garbage.

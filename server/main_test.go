@@ -150,8 +150,14 @@ type sseEvent struct {
 // and headers) and a function reading the next event.
 func (d *testDaemon) stream(t *testing.T, ctx context.Context, token string, body any, hdr ...string) (*http.Response, func() (sseEvent, bool)) {
 	t.Helper()
+	return d.streamTo(t, ctx, "/v1/executions", token, body, hdr...)
+}
+
+// streamTo is stream to another route (resume).
+func (d *testDaemon) streamTo(t *testing.T, ctx context.Context, path, token string, body any, hdr ...string) (*http.Response, func() (sseEvent, bool)) {
+	t.Helper()
 	j, _ := json.Marshal(body)
-	req, err := http.NewRequestWithContext(ctx, "POST", d.url+"/v1/executions", bytes.NewReader(j))
+	req, err := http.NewRequestWithContext(ctx, "POST", d.url+path, bytes.NewReader(j))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,9 @@ type metrics struct {
 	// undelivered counts streamed executions whose client was too slow
 	// (or gone) to take the result event.
 	undelivered prometheus.Counter
+	// parks, parksInline and resumes count parked executions, those
+	// whose state the store could not take, and resumes by result.
+	parks, parksInline, resumes *prometheus.CounterVec
 }
 
 func newMetrics(sup *supervisor.Supervisor) *metrics {
@@ -71,9 +74,22 @@ func newMetrics(sup *supervisor.Supervisor) *metrics {
 			Name: "warden_results_undelivered_total",
 			Help: "Streamed executions that ran to their end but whose client could not take the result event (too slow for the write timeout, or gone); each is logged.",
 		}),
+		parks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "warden_parks_total",
+			Help: "Executions that parked at a data request, by tenant.",
+		}, []string{"tenant"}),
+		parksInline: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "warden_parks_unstored_total",
+			Help: "Parked executions whose state the store refused (the tenant at its caps): the envelope carried the state.",
+		}, []string{"tenant"}),
+		resumes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "warden_resumes_total",
+			Help: "Resumes of parked executions, by tenant and result (ok, error, parked again, refused).",
+		}, []string{"tenant", "result"}),
 	}
 	stats := func() supervisor.Stats { return sup.Stats() }
 	m.reg.MustRegister(m.executions, m.latency, m.queueWait, m.oomKills, m.data, m.bytesIn, m.bytesOut, m.rejections, m.undelivered,
+		m.parks, m.parksInline, m.resumes,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "warden_timeout_kills_total",
 			Help: "Children SIGKILLed at their hard deadline."}, func() float64 { return float64(stats().Kills) }),

@@ -164,7 +164,7 @@ func TestOpenAPIMatchesDecoding(t *testing.T) {
 		return slices.Sorted(maps.Keys(m))
 	}
 	for name, want := range map[string][]string{
-		"ExecuteRequest": {"code", "deterministic", "format", "input", "language", "limits", "modules"},
+		"ExecuteRequest": {"code", "deterministic", "format", "input", "language", "limits", "modules", "park"},
 		"Limits":         keys(contract.Limits{}),
 		"Deterministic":  keys(contract.Deterministic{}),
 	} {
@@ -194,8 +194,8 @@ func TestOpenAPIMatchesDecoding(t *testing.T) {
 			}
 		}
 	}
-	if a := schemas("DataAnswer"); a["minProperties"] != 1 || a["maxProperties"] != 1 || len(a["oneOf"].([]any)) != 2 {
-		t.Errorf("DataAnswer does not say exactly one of value and error: %v", a)
+	if a := schemas("DataAnswer"); a["minProperties"] != 1 || a["maxProperties"] != 1 || len(a["oneOf"].([]any)) != 3 {
+		t.Errorf("DataAnswer does not say exactly one of value, error and park: %v", a)
 	}
 	var events []string
 	branches, _ := schemas("Event")["oneOf"].([]any)

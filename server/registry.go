@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/wardenhq/warden/contract"
 )
@@ -70,10 +71,14 @@ var (
 
 // expect registers data request seq before its event reaches the client,
 // so that an answer can never arrive before there is a place for it.
-func (e *execution) expect(seq int64) {
+func (e *execution) expect(seq int64, parkRefused bool) {
 	e.lastSeq.Store(seq)
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if parkRefused {
+		// Asked again: the answer that said park could not be taken.
+		delete(e.answered, seq)
+	}
 	if e.endpoint {
 		e.pending[seq] = make(chan dataAnswer, 1)
 	}
@@ -126,9 +131,9 @@ func (e *execution) answer(seq int64, a dataAnswer) error {
 // endpointHandler answers each data request with what the client POSTs
 // to /v1/executions/{id}/data/{seq}, waiting until the execution's
 // deadline at most (the supervisor's ctx).
-func (e *execution) endpointHandler(m *metrics) contract.DataHandler {
+func (e *execution) endpointHandler(m *metrics, parkAfter time.Duration) contract.DataHandler {
 	return func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-		seq := e.lastSeq.Load()
+		seq := requestSeq(ctx, e)
 		e.mu.Lock()
 		ch := e.pending[seq]
 		e.mu.Unlock()
@@ -140,18 +145,50 @@ func (e *execution) endpointHandler(m *metrics) contract.DataHandler {
 			delete(e.pending, seq)
 			e.mu.Unlock()
 		}()
+		var parkTimer <-chan time.Time
+		if parkAfter > 0 && contract.ParkRefused(ctx) == nil {
+			// The tenant's policy: an answer slower than this parks the
+			// execution (when its request allows it).
+			t := time.NewTimer(parkAfter)
+			defer t.Stop()
+			parkTimer = t.C
+		}
 		select {
 		case a := <-ch:
 			result := "ok"
-			if a.err != nil {
+			switch {
+			case errors.Is(a.err, contract.ErrPark):
+				result = "park"
+			case a.err != nil:
 				result = "error"
 			}
 			m.data.WithLabelValues("endpoint", result).Inc()
 			return a.value, a.err
+		case <-parkTimer:
+			m.data.WithLabelValues("endpoint", "park_after").Inc()
+			return nil, contract.ErrPark
 		case <-ctx.Done():
 			return nil, fmt.Errorf("host.request %q: no answer before the deadline", name)
 		}
 	}
+}
+
+// requestSeq is the seq of the data request a handler is called for:
+// the supervisor's word, or the last data_request event's.
+func requestSeq(ctx context.Context, e *execution) int64 {
+	if seq := contract.RequestSeq(ctx); seq > 0 {
+		return seq
+	}
+	return e.lastSeq.Load()
+}
+
+// parkRefusal is why parking was refused, when the handler is asked
+// again for that reason ("" otherwise).
+func parkRefusal(ctx context.Context) string {
+	if err := contract.ParkRefused(ctx); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // registry holds the executions in flight, and counts them for drain.
@@ -198,6 +235,17 @@ func (r *registry) remove(e *execution) {
 	if r.n == 0 && r.idle != nil {
 		close(r.idle)
 		r.idle = nil
+	}
+}
+
+// release frees e's id before e is removed (remove still counts it
+// out): a parked execution's id can be resumed as soon as its client
+// reads the envelope, which goes out before e is removed.
+func (r *registry) release(e *execution) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m[e.key] == e {
+		delete(r.m, e.key)
 	}
 }
 

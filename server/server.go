@@ -74,7 +74,10 @@ type Options struct {
 	// PoolSize is the idle children per profile the pool must reach
 	// before the server is ready. Default 2.
 	PoolSize int
-	Logger   *slog.Logger
+	// States keeps parked executions' states. Default: in memory, at
+	// most 1000 states and 1 GiB per tenant, for a day.
+	States StateStore
+	Logger *slog.Logger
 }
 
 // Server is the HTTP API of one daemon. It is safe for concurrent use.
@@ -92,6 +95,7 @@ type Server struct {
 	// bodies counts the bytes of request bodies being read (admission.go).
 	bodies  byteBudget
 	reclaim reclaimer
+	states  StateStore
 }
 
 // bodyBudget is the daemon's budget of body bytes read at once.
@@ -121,7 +125,14 @@ func New(cfg *Config, opt Options) (*Server, error) {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opt: opt, log: opt.Logger, sup: opt.Supervisor, metrics: newMetrics(opt.Supervisor)}
+	if opt.States == nil {
+		opt.States = NewMemStore(DefaultStoreLimits)
+	}
+	s := &Server{opt: opt, log: opt.Logger, sup: opt.Supervisor, metrics: newMetrics(opt.Supervisor), states: opt.States}
+	s.metrics.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_parked_states",
+		Help: "Parked executions' states kept, all tenants."}, func() float64 { n, _ := s.states.Stats(); return float64(n) }))
+	s.metrics.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_parked_state_bytes",
+		Help: "Bytes of parked executions' states kept, all tenants."}, func() float64 { _, b := s.states.Stats(); return float64(b) }))
 	s.metrics.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "warden_request_body_bytes_reading",
 		Help: "Bytes of request bodies admitted and being read or decoded now (the daemon's body budget in use)."},
 		func() float64 { return float64(s.bodies.inUse()) }))
@@ -188,6 +199,15 @@ var Routes = []Route{
 	{Pattern: "/v1/executions/{id}/data/{seq}", Methods: map[string][]int{
 		"POST": {204, 400, 401, 404, 408, 409, 413, 429, 503},
 	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"POST": (*Server).handleData}},
+	{Pattern: "/v1/executions/{id}/resume", Methods: map[string][]int{
+		"POST": {200, 400, 401, 404, 408, 409, 413, 429, 503},
+	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"POST": (*Server).handleResume}},
+	{Pattern: "/v1/executions/{id}/state", Methods: map[string][]int{
+		"GET": {200, 401, 404},
+	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"GET": (*Server).handleState}},
+	{Pattern: "/v1/resume", Methods: map[string][]int{
+		"POST": {200, 400, 401, 403, 408, 409, 413, 429, 503},
+	}, handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"POST": (*Server).handleResumeState}},
 	{Pattern: "/healthz", Methods: map[string][]int{"GET": {200}},
 		handlers: map[string]func(*Server, http.ResponseWriter, *http.Request){"GET": (*Server).handleHealth}},
 	{Pattern: "/readyz", Methods: map[string][]int{"GET": {200, 503}},

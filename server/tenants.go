@@ -32,6 +32,9 @@ type tenant struct {
 	anyModule      bool
 	modules        map[string]bool
 	webhook        *WebhookConfig
+	// parkAfter parks an execution that may park when a data answer over
+	// the endpoint takes longer (0: never by time).
+	parkAfter time.Duration
 	// bodyBudget bounds the bytes of its bodies being read at once.
 	bodyBudget int64
 	st         *tenantState
@@ -176,6 +179,7 @@ func buildTenants(cfg *Config, supDefaults, supCaps contract.Limits, old *tenant
 			t.defaults, _, _ = contract.Resolve(supDefaults, supDefaults, t.caps)
 			t.concurrency = p.Concurrency
 			t.webhook = p.Webhook
+			t.parkAfter = p.ParkAfter
 			t.modules = map[string]bool{}
 			for _, m := range p.Modules {
 				if m == "*" {

@@ -179,6 +179,17 @@ type Config struct {
 	// cgroup caps grow by it, and a request's memory_bytes comes on top.
 	// Default: eight times their sources' size plus 4 MiB.
 	ModulesHeapBytes int64
+	// ParkKey is the AES-256 key (32 bytes) that seals parked states
+	// (contract.ErrPark) under ParkKeyID; supervisors that should resume
+	// each other's states share it. ParkOldKeys are earlier keys by id,
+	// which still open the states they sealed (rotation). Default: a
+	// random key, so only this supervisor resumes its states.
+	ParkKey     []byte
+	ParkKeyID   string
+	ParkOldKeys map[string][]byte
+	// ParkTTL is how long a parked state can be resumed. Default
+	// DefaultParkTTL.
+	ParkTTL time.Duration
 	// Logger receives the supervisor's logs, and what children write to
 	// stderr as bounded, rate-limited text under the fixed message
 	// "child stderr" (a child cannot make a record of its own).
@@ -248,7 +259,7 @@ func resolveChildCommand(cfg *Config) (lean *leanChild, note string, err error) 
 // resolveDefaults refuses negative durations and sizes and resolves every
 // other default, so that what reaches a child is final.
 func resolveDefaults(cfg *Config) error {
-	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 || cfg.MaxInputBytes < 0 {
+	if cfg.KillGrace < 0 || cfg.QueueTimeout < 0 || cfg.StartTimeout < 0 || cfg.PoolSize < 0 || cfg.MaxInputBytes < 0 || cfg.ParkTTL < 0 {
 		return errors.New("supervisor: negative duration or size in Config")
 	}
 	if cfg.KillGrace == 0 {
@@ -264,6 +275,9 @@ func resolveDefaults(cfg *Config) error {
 	}
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = DefaultStartTimeout
+	}
+	if cfg.ParkTTL == 0 {
+		cfg.ParkTTL = DefaultParkTTL
 	}
 	if cfg.MaxInputBytes == 0 {
 		cfg.MaxInputBytes = DefaultMaxInputBytes

@@ -34,7 +34,7 @@ func (s *Supervisor) Stream(ctx context.Context, req contract.Request, handler c
 		onEvent(contract.Event{Type: contract.EventResult, ExecutionID: req.ID, Result: &r})
 	}
 	s.executions.Add(1)
-	if !res.OK {
+	if !res.OK && res.Parked == nil {
 		s.failures.Add(1)
 	}
 	return res, res.Err()
@@ -94,14 +94,55 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 		return res
 	}
 
+	res := s.attempts(ctx, req, nil, handler, onEvent, start)
+	res.Clamped = clamped
+	return res
+}
+
+// resumeJob is what a run needs to resume a parked execution rather
+// than start one: the engine's state, the answers given, the last data
+// request seq the child sent, and the time the execution used before.
+type resumeJob struct {
+	state     []byte
+	answers   map[int64]contract.Answer
+	lastSeq   int64
+	dataBytes int64
+	used      time.Duration
+}
+
+// attempts runs req (or resumes rj) on a child, taking another when one
+// dies before it starts, and seals the state of an execution that parks.
+func (s *Supervisor) attempts(ctx context.Context, req contract.Request, rj *resumeJob, handler contract.DataHandler, onEvent func(contract.Event), start time.Time) contract.Result {
+	lastSeq := int64(0)
+	if rj != nil {
+		lastSeq = rj.lastSeq
+	}
+	seen := func(ev contract.Event) {
+		if ev.Type == contract.EventDataRequest {
+			lastSeq = max(lastSeq, ev.DataRequest.Seq)
+		}
+		if onEvent != nil {
+			onEvent(ev)
+		}
+	}
 	queued := time.Now()
 	for attempt := 1; ; attempt++ {
-		res, retry := s.runOnce(ctx, req, handler, onEvent, start, queued)
+		res, traffic, retry := s.runOnce(ctx, req, rj, handler, seen, start, queued)
 		// A child that died while idle (killed from outside, say) can be
 		// handed out before the pool notices. If it never started the
 		// execution, nothing of it ran: take another child.
 		if !retry || attempt == maxAttempts || ctx.Err() != nil {
-			res.Clamped = clamped
+			if res.Parked != nil {
+				// The supervisor's own measure of the time used, not the
+				// child's: a child cannot buy its execution more time.
+				used := time.Since(start)
+				if rj != nil {
+					used += rj.used
+				}
+				if err := s.seal(req, &res, lastSeq, traffic, used); err != nil {
+					return contract.Fail(contract.Errorf(contract.SandboxError, "seal the parked state: %v", err), req.Limits)
+				}
+			}
 			return res
 		}
 		s.log.Warn("child died before starting the execution; retrying on another", "attempt", attempt, "error", res.Error)
@@ -112,10 +153,20 @@ func (s *Supervisor) run(ctx context.Context, req contract.Request, handler cont
 // before starting it.
 const maxAttempts = 3
 
-// runOnce takes one child and runs req on it. retry is true when the
-// child failed before it started the execution. start is when the call
+// runOnce takes one child and runs req on it (or resumes rj). retry is
+// true when the child failed before it started the execution; traffic
+// is its data traffic, as the wire counted it. start is when the call
 // began (for Stats.Execution), queued when it began to wait for a child.
-func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event), start, queued time.Time) (res contract.Result, retry bool) {
+func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, rj *resumeJob, handler contract.DataHandler, onEvent func(contract.Event), start, queued time.Time) (res contract.Result, traffic int64, retry bool) {
+	res, p, retry := s.takeAndRun(ctx, req, rj, handler, onEvent, start, queued)
+	if p != nil {
+		traffic = p.client().DataBytes()
+	}
+	return res, traffic, retry
+}
+
+// takeAndRun is runOnce's work; p is the child it took, if it took one.
+func (s *Supervisor) takeAndRun(ctx context.Context, req contract.Request, rj *resumeJob, handler contract.DataHandler, onEvent func(contract.Event), start, queued time.Time) (res contract.Result, p *process, retry bool) {
 	limits := req.Limits
 	fail := func(err error) contract.Result { return contract.Fail(err, limits) }
 	p, err := s.pool.Get(ctx, profileOf(req, s.buckets))
@@ -124,9 +175,9 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	case err == nil:
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		if errors.Is(err, context.Canceled) {
-			return fail(contract.Errorf(contract.AbortError, "cancelled while waiting for a child")), false
+			return fail(contract.Errorf(contract.AbortError, "cancelled while waiting for a child")), nil, false
 		}
-		return fail(contract.Errorf(contract.TimeoutError, "deadline passed while waiting for a child")), false
+		return fail(contract.Errorf(contract.TimeoutError, "deadline passed while waiting for a child")), nil, false
 	case errors.Is(err, pool.ErrExhausted):
 		st := s.pool.Stats()
 		msg := fmt.Sprintf("no child became free within %v (%d busy, %d starting; %d of at most %d children alive)",
@@ -134,12 +185,12 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 		if st.LastSpawnError != "" {
 			msg += "; last spawn error: " + st.LastSpawnError
 		}
-		return fail(contract.Errorf(contract.CapacityError, "%s", msg)), false
+		return fail(contract.Errorf(contract.CapacityError, "%s", msg)), nil, false
 	default:
-		return fail(contract.Errorf(contract.CapacityError, "%v", err)), false
+		return fail(contract.Errorf(contract.CapacityError, "%v", err)), nil, false
 	}
 	sent := time.Now()
-	res, reported, started := s.execOn(ctx, p, req, handler, onEvent)
+	res, reported, started := s.execOn(ctx, p, req, rj, handler, onEvent)
 	received := time.Now()
 	if peak, ok := p.cgroupPeakBytes(); ok {
 		res.Stats.CgroupPeakBytes = peak
@@ -163,7 +214,7 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 		// process teardown) happens off the caller's path.
 		s.discardLater(p)
 		s.execPhases.addExecution(start, sent, received, time.Now(), res.Stats.WallMS)
-		return res, false
+		return res, p, false
 	}
 	if res.Error != nil && res.Error.Type == contract.TimeoutError && !s.cfg.ReapedUsage {
 		// Killed at its deadline: its exit tells nothing the envelope
@@ -171,7 +222,7 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 		// process down) would only make the caller later past the
 		// deadline.
 		s.discardLater(p)
-		return res, false
+		return res, p, false
 	}
 	// The child could not report: reap it now and take the kernel's
 	// figures, and its exit signal.
@@ -180,7 +231,7 @@ func (s *Supervisor) runOnce(ctx context.Context, req contract.Request, handler 
 	if p.killedBySeccomp() && res.Error != nil && res.Error.Type == contract.SandboxError {
 		res.Error.Message = "the child was killed by its seccomp filter: it made a forbidden system call (" + res.Error.Message + ")"
 	}
-	return res, !started && res.Error != nil && res.Error.Type == contract.SandboxError
+	return res, p, !started && res.Error != nil && res.Error.Type == contract.SandboxError
 }
 
 // discardLater hands p back to the pool, which removes it, off the
@@ -201,9 +252,15 @@ func (s *Supervisor) discardLater(p *process) {
 // supervisor's: it carries the logs the child streamed before the end
 // (runawayLogs) and, as stats.wall_ms, the supervisor's own measure from
 // sending the request to the kill.
-func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Request, handler contract.DataHandler, onEvent func(contract.Event)) (res contract.Result, reported, started bool) {
+func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Request, rj *resumeJob, handler contract.DataHandler, onEvent func(contract.Event)) (res contract.Result, reported, started bool) {
 	sent := time.Now()
-	deadline := sent.Add(req.Limits.Timeout)
+	timeout := req.Limits.Timeout
+	if rj != nil {
+		// What the execution used before it parked counts; the time it
+		// spent parked does not.
+		timeout -= rj.used
+	}
+	deadline := sent.Add(timeout)
 	hard := deadline.Add(s.cfg.KillGrace)
 	streamCtx, cancel := context.WithDeadline(ctx, hard)
 	defer cancel()
@@ -240,7 +297,12 @@ func (s *Supervisor) execOn(ctx context.Context, p *process, req contract.Reques
 			onEvent(ev)
 		}
 	}
-	res, err := p.client().Execute(streamCtx, req, forward, boundHandler(handler))
+	var err error
+	if rj != nil {
+		res, err = p.client().Resume(streamCtx, req, rj.state, rj.answers, rj.lastSeq, rj.dataBytes, forward, boundHandler(handler))
+	} else {
+		res, err = p.client().Execute(streamCtx, req, forward, boundHandler(handler))
+	}
 	if err == nil {
 		return res, true, true
 	}

@@ -54,6 +54,11 @@ type Supervisor struct {
 
 	// execPhases is where executions' time goes (Stats.Execution).
 	execPhases startupStats
+	// park seals and opens parked states (park.go); build names this
+	// build in them; resumed holds the states taken, until they expire.
+	park    *parkKeys
+	build   func() string
+	resumed resumed
 
 	executions atomic.Uint64
 	failures   atomic.Uint64
@@ -124,6 +129,10 @@ func New(cfg Config) (_ *Supervisor, err error) {
 	if err != nil {
 		return nil, err
 	}
+	keys, err := newParkKeys(&cfg)
+	if err != nil {
+		return nil, err
+	}
 	// Refused here, not as one execution's SandboxError: caps whose
 	// largest message is more than gRPC carries.
 	wire, err := ipc.DeriveWireCaps(cfg.Caps, cfg.MaxInputBytes)
@@ -145,7 +154,8 @@ func New(cfg Config) (_ *Supervisor, err error) {
 			return nil, err
 		}
 	}
-	s := &Supervisor{cfg: cfg, log: cfg.Logger, buckets: buckets, spawner: sp, registry: set}
+	s := &Supervisor{cfg: cfg, log: cfg.Logger, buckets: buckets, spawner: sp, registry: set,
+		park: keys, build: newBuildDigest(cfg.Binary, registryDigest(set))}
 	if err := s.startPool(); err != nil {
 		sp.close()
 		return nil, err

@@ -64,11 +64,14 @@ type VM struct {
 	// from entropy or the clock (nil for a VM that ran init itself): a
 	// deterministic execution pins them again (deterministic.go).
 	fixups []snapshotFixup
+	// snapshotKey is the key of the snapshot a restored VM came from
+	// (empty for one that ran init): what a parked state is bound to.
+	snapshotKey string
 }
 
 // preludeAPI holds the JSValue* of the functions the prelude returns.
 type preludeAPI struct {
-	run, timers, finish, describe, setTimers, runModule uint32
+	run, timers, finish, describe, setTimers, runModule, answer uint32
 }
 
 type exports struct {

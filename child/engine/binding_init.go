@@ -290,7 +290,7 @@ func (vm *VM) loadPrelude(prelude []byte) error {
 		name string
 		dst  *uint32
 	}{{"run", &vm.api.run}, {"timers", &vm.api.timers}, {"finish", &vm.api.finish}, {"describe", &vm.api.describe},
-		{"setTimers", &vm.api.setTimers}, {"runModule", &vm.api.runModule}} {
+		{"setTimers", &vm.api.setTimers}, {"runModule", &vm.api.runModule}, {"answer", &vm.api.answer}} {
 		v, err := vm.getProp(apiObj, p.name)
 		if err != nil {
 			return fmt.Errorf("engine: prelude: %w", err)

@@ -70,6 +70,9 @@ func clockNS(x *execution, clockID uint32) (int64, bool) {
 		return time.Now().UnixNano(), true
 	case clockID == 1 && d != nil:
 		return d.monotonicNS(), true
+	case clockID == 1 && x != nil:
+		// A resumed execution's clock goes on from where it parked.
+		return monotonicNS() + x.monoOffset, true
 	case clockID == 1:
 		return monotonicNS(), true
 	}

@@ -50,10 +50,25 @@ type execution struct {
 	interrupted bool
 	limits      contract.Limits
 	opts        RunOptions
+	req         contract.Request
 	// det is the deterministic mode's stream and virtual clock; nil
 	// when the request is not deterministic.
-	det     *determinism
-	modules map[string]string
+	det *determinism
+	// queued are the host.request calls waiting for the data handler, in
+	// order (serveRequest); promise is the result's promise, which the
+	// loop settles.
+	queued  []contract.PendingRequest
+	promise uint32
+	// park is set when the request may park (Request.Park); parked is
+	// the state once it has (park.go). started and cpu0 are when the
+	// execution began, for the time a parked state carries; monoOffset
+	// moves the guest's monotonic clock on in a resumed execution.
+	park       bool
+	parked     *contract.Parked
+	started    time.Time
+	cpu0       time.Duration
+	monoOffset int64
+	modules    map[string]string
 	// source is run's (the wrapper without its parentheses): with the
 	// modules, what the source host function answers from; lineStarts
 	// indexes their lines (execution_source.go).
@@ -111,23 +126,29 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 
 	x, cancel := vm.startExecution(ctx, limits, opts, req.Modules, start.Add(limits.Timeout))
 	defer cancel()
-	x.imports, x.ts = req.Imports, ts
+	x.imports, x.ts, x.req, x.park, x.started, x.cpu0 = req.Imports, ts, req, req.Park, start, cpu0
 	value, runErr := x.execute(req, input)
+	return x.envelope(res, value, runErr, 0, 0)
+}
+
+// envelope is the envelope of x once its run ended with value or runErr;
+// wasWall and wasCPU are what it used before it parked, if it did.
+func (x *execution) envelope(res contract.Result, value string, runErr *contract.Error, wasWall, wasCPU time.Duration) contract.Result {
+	vm := x.vm
 	if runErr == nil && x.limitHit != nil {
 		// The guest got past a limit the engine raised (QuickJS swallowed
 		// it, or the guest caught a value the engine could not make
 		// uncatchable): the limit still ends the execution.
 		runErr = x.limitHit
 	}
-
 	x.ph = phaseDone
 	res.Logs = x.logs
 	if res.Logs == nil {
 		res.Logs = []contract.LogEntry{}
 	}
 	res.Stats = contract.Stats{
-		WallMS:          contract.Millis(time.Since(start)),
-		CPUMS:           contract.Millis(threadCPU() - cpu0),
+		WallMS:          contract.Millis(wasWall + time.Since(x.started)),
+		CPUMS:           contract.Millis(wasCPU + threadCPU() - x.cpu0),
 		PeakMemoryBytes: int64(vm.memorySize()),
 		PeakStackBytes:  vm.peakStack(),
 		DataRequests:    x.requests,
@@ -136,12 +157,15 @@ func (vm *VM) Run(ctx context.Context, req contract.Request, opts RunOptions) (r
 	if n, ok := vm.heapBytes(); ok {
 		res.Stats.HeapBytes = n
 	}
-	if runErr != nil {
+	switch {
+	case runErr == parkedOutcome:
+		res.Parked = x.parked
+	case runErr != nil:
 		res.Error = runErr
-		return res
+	default:
+		res.OK = true
+		res.Value = json.RawMessage(value)
 	}
-	res.OK = true
-	res.Value = json.RawMessage(value)
 	return res
 }
 
@@ -289,6 +313,7 @@ func (x *execution) settleResult(promise uint32) (string, *contract.Error) {
 // timers still pending when the promise settles are dropped.
 func (x *execution) settle(promise uint32) (string, *contract.Error) {
 	vm := x.vm
+	x.promise = promise
 	for {
 		state, err := vm.call(vm.fn.promiseState, uint64(promise))
 		if err != nil {
@@ -300,6 +325,7 @@ func (x *execution) settle(promise uint32) (string, *contract.Error) {
 				return "", x.classify(err)
 			}
 			defer vm.freeValue(uint32(result))
+			x.dropRequests()
 			if state == 2 {
 				return "", x.classify(&jsException{value: uint32(result)})
 			}
@@ -311,6 +337,12 @@ func (x *execution) settle(promise uint32) (string, *contract.Error) {
 		pending, err := vm.call(vm.fn.isJobPending)
 		if err != nil {
 			return "", x.classify(err)
+		}
+		if pending == 0 && len(x.queued) > 0 {
+			if e := x.serveRequest(); e != nil {
+				return "", e
+			}
+			continue
 		}
 		if pending == 0 {
 			step, wait, err := x.runTimers()

@@ -124,11 +124,12 @@ func (x *execution) hostSource(file, line guestString) uint32 {
 	return x.sourceAnswer(fileText, lineText)
 }
 
-// hostRequest answers host.request with "1" + JSON on success or "0" +
-// message on failure (the prelude settles the promise with them). Over
-// the data limits the execution ends with a ResourceError: the count is
-// checked before anything is read, the name and arguments before they are
-// copied, the answer as soon as the handler returns it.
+// hostRequest queues a host.request and answers its sequence number (in
+// decimal): the engine's loop calls the data handler when no job is
+// left to run (serveRequest). Over the data limits the execution ends
+// with a ResourceError: the count is checked before anything is read,
+// the name and arguments before they are copied, the answer as soon as
+// the handler returns it.
 func (x *execution) hostRequest(name, args guestString) uint32 {
 	vm := x.vm
 	x.requests++
@@ -155,20 +156,9 @@ func (x *execution) hostRequest(name, args guestString) uint32 {
 	if argsText != "" && !validJSONDepth([]byte(argsText)) {
 		return vm.throwError(fmt.Sprintf("host.request: arguments nested deeper than the %d levels the host takes", contract.MaxJSONDepth))
 	}
-	// The policy (no handler, null, JSON) is contract's, the same as
-	// under the supervisor; the bounds on the traffic are enforced here.
-	ans, err := contract.CallDataHandler(x.deadlineCtx, x.opts.Handler, nameText, json.RawMessage(argsText))
-	if err != nil {
-		msg := err.Error()
-		x.countData(int64(len(msg)))
-		return vm.returnString("0", msg)
-	}
-	x.countData(int64(len(ans)))
-	box, err := vm.newStringBytes([]byte("1"), ans)
-	if err != nil {
-		return 0
-	}
-	return box
+	seq := int64(x.requests)
+	x.queued = append(x.queued, contract.PendingRequest{Seq: seq, Name: nameText, Args: json.RawMessage(argsText)})
+	return vm.returnString("", strconv.FormatInt(seq, 10))
 }
 
 // countData adds n bytes of host.request traffic, ending the execution

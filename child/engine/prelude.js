@@ -130,14 +130,40 @@
         serializing = false;
       }
       if (json === undefined) json = "null";
-      const answer = hostRequest(name, json);
-      const body = apply(strSlice, answer, [1]);
-      if (answer[0] === "1") {
-        return resolved(apply(parse, undefined, [body]));
-      }
-      return rejected(new ErrorIntrinsic(body));
+      // The host queues the request and answers with its sequence
+      // number; it calls the data handler once no job is left to run
+      // (no WebAssembly frame is live then, so the execution can park
+      // there), and settles the promise through answer() below.
+      const seq = hostRequest(name, json);
+      let settle;
+      const promise = new PromiseIntrinsic(function (resolve, reject) { settle = { resolve: resolve, reject: reject }; });
+      pendingRequests[seq] = settle;
+      return promise;
     },
   }.request);
+  // pendingRequests maps a queued request's sequence number (as text) to
+  // its promise's resolve and reject.
+  const pendingRequests = { __proto__: null };
+  // answerRequest settles the request seq with the host's answer: "1" and
+  // the JSON value, or "0" and the message of the error it rejects with.
+  function answerRequest(seq, answer) {
+    const settle = pendingRequests[seq];
+    if (settle === undefined) return;
+    delete pendingRequests[seq];
+    const body = apply(strSlice, answer, [1]);
+    if (answer[0] !== "1") {
+      settle.reject(new ErrorIntrinsic(body));
+      return;
+    }
+    let value;
+    try {
+      value = apply(parse, undefined, [body]);
+    } catch (e) {
+      settle.reject(e);
+      return;
+    }
+    settle.resolve(value);
+  }
   const hostObject = {};
   defineProperty(hostObject, "request", {
     value: request, writable: true, enumerable: true, configurable: true,
@@ -582,6 +608,8 @@
     // timers runs one due timer callback (0), or says how many ms until
     // the next is due (> 0), or that none keeps the execution waiting (-1).
     timers: function () { return web.tick(); },
+    // answer settles a queued host.request (answerRequest).
+    answer: function (seq, answer) { answerRequest(seq, answer); },
     // finish stringifies the settled value; undefined becomes null.
     finish: function (value) {
       const s = apply(stringify, undefined, [value]);

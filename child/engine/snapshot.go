@@ -100,6 +100,7 @@ type snapshotHeader struct {
 	APIDescribe  uint32 `json:"api_describe"`
 	APISetTimers uint32 `json:"api_set_timers"`
 	APIRunModule uint32 `json:"api_run_module"`
+	APIAnswer    uint32 `json:"api_answer"`
 	// Fixups are the words init filled from entropy or the clock: every
 	// byte in which two inits differ is in one (WriteSnapshot checks).
 	Fixups []snapshotFixup `json:"fixups"`

@@ -89,12 +89,12 @@ func (e *Engine) restoreVM(ctx context.Context, memoryBytes int64, src snapshotS
 		reg: e.cfg.Registry, extraHeap: e.cfg.Registry.HeapBytes(),
 		scratch: h.Scratch, messageKey: h.Scratch + 16,
 		api: preludeAPI{run: h.APIRun, timers: h.APITimers, finish: h.APIFinish, describe: h.APIDescribe,
-			setTimers: h.APISetTimers, runModule: h.APIRunModule},
+			setTimers: h.APISetTimers, runModule: h.APIRunModule, answer: h.APIAnswer},
 	}
 	if err := vm.resume(ctx, h.Fixups, entropy); err != nil {
 		return nil, err
 	}
-	vm.fixups = h.Fixups
+	vm.fixups, vm.snapshotKey = h.Fixups, key
 	return vm, nil
 }
 

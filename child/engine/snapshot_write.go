@@ -234,7 +234,7 @@ func snapshotLayout(a, b *initSample) (*snapshotHeader, error) {
 		Magic: snapshotMagic, Pages: uint32(len(a.mem) / wasmPage),
 		StackTop: va.stackTop, StackPointer: a.sp,
 		Scratch: va.scratch, APIRun: va.api.run, APITimers: va.api.timers, APIFinish: va.api.finish, APIDescribe: va.api.describe,
-		APISetTimers: va.api.setTimers, APIRunModule: va.api.runModule,
+		APISetTimers: va.api.setTimers, APIRunModule: va.api.runModule, APIAnswer: va.api.answer,
 	}
 	return h, nil
 }

@@ -1,7 +1,8 @@
 // The wire between the Warden supervisor and one child process.
 //
 // One execution is one bidirectional Execute stream. The supervisor sends
-// ToChild{request} first; the child answers with FromChild{started}, then
+// ToChild{request} (or ToChild{resume}) first; the child answers with
+// FromChild{started}, then
 // any number of FromChild{log} and FromChild{data_request}, then exactly one
 // FromChild{result}, and ends the stream. The supervisor answers every
 // data_request with ToChild{data_response} carrying the same seq. A child
@@ -42,6 +43,7 @@ type ToChild struct {
 	//
 	//	*ToChild_Request
 	//	*ToChild_DataResponse
+	//	*ToChild_Resume
 	Msg           isToChild_Msg `protobuf_oneof:"msg"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -102,6 +104,15 @@ func (x *ToChild) GetDataResponse() *DataResponse {
 	return nil
 }
 
+func (x *ToChild) GetResume() *Resume {
+	if x != nil {
+		if x, ok := x.Msg.(*ToChild_Resume); ok {
+			return x.Resume
+		}
+	}
+	return nil
+}
+
 type isToChild_Msg interface {
 	isToChild_Msg()
 }
@@ -116,9 +127,89 @@ type ToChild_DataResponse struct {
 	DataResponse *DataResponse `protobuf:"bytes,2,opt,name=data_response,json=dataResponse,proto3,oneof"`
 }
 
+type ToChild_Resume struct {
+	// resume, instead of request, continues a parked execution.
+	Resume *Resume `protobuf:"bytes,3,opt,name=resume,proto3,oneof"`
+}
+
 func (*ToChild_Request) isToChild_Msg() {}
 
 func (*ToChild_DataResponse) isToChild_Msg() {}
+
+func (*ToChild_Resume) isToChild_Msg() {}
+
+// Resume continues a parked execution: request is the parked request
+// (limits resolved, no code: the state holds it), state the engine's
+// state the supervisor unsealed, answers those given for its pending
+// requests, last_seq the highest data request seq the stream may not
+// use again.
+type Resume struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Request       *Request               `protobuf:"bytes,1,opt,name=request,proto3" json:"request,omitempty"`
+	State         []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	Answers       []*DataResponse        `protobuf:"bytes,3,rep,name=answers,proto3" json:"answers,omitempty"`
+	LastSeq       int64                  `protobuf:"varint,4,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Resume) Reset() {
+	*x = Resume{}
+	mi := &file_ipc_proto_warden_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Resume) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Resume) ProtoMessage() {}
+
+func (x *Resume) ProtoReflect() protoreflect.Message {
+	mi := &file_ipc_proto_warden_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Resume.ProtoReflect.Descriptor instead.
+func (*Resume) Descriptor() ([]byte, []int) {
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Resume) GetRequest() *Request {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *Resume) GetState() []byte {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *Resume) GetAnswers() []*DataResponse {
+	if x != nil {
+		return x.Answers
+	}
+	return nil
+}
+
+func (x *Resume) GetLastSeq() int64 {
+	if x != nil {
+		return x.LastSeq
+	}
+	return 0
+}
 
 // FromChild is one event of the execution (contract.Event).
 type FromChild struct {
@@ -138,7 +229,7 @@ type FromChild struct {
 
 func (x *FromChild) Reset() {
 	*x = FromChild{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[1]
+	mi := &file_ipc_proto_warden_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -150,7 +241,7 @@ func (x *FromChild) String() string {
 func (*FromChild) ProtoMessage() {}
 
 func (x *FromChild) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[1]
+	mi := &file_ipc_proto_warden_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -163,7 +254,7 @@ func (x *FromChild) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FromChild.ProtoReflect.Descriptor instead.
 func (*FromChild) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{1}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *FromChild) GetExecutionId() string {
@@ -262,13 +353,16 @@ type Request struct {
 	ImportsLimited bool     `protobuf:"varint,9,opt,name=imports_limited,json=importsLimited,proto3" json:"imports_limited,omitempty"`
 	// deterministic is contract.Request.Deterministic; absent when off.
 	Deterministic *Deterministic `protobuf:"bytes,10,opt,name=deterministic,proto3" json:"deterministic,omitempty"`
+	// park is contract.Request.Park, park_scope its ParkScope.
+	Park          bool   `protobuf:"varint,11,opt,name=park,proto3" json:"park,omitempty"`
+	ParkScope     string `protobuf:"bytes,12,opt,name=park_scope,json=parkScope,proto3" json:"park_scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Request) Reset() {
 	*x = Request{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[2]
+	mi := &file_ipc_proto_warden_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -280,7 +374,7 @@ func (x *Request) String() string {
 func (*Request) ProtoMessage() {}
 
 func (x *Request) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[2]
+	mi := &file_ipc_proto_warden_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -293,7 +387,7 @@ func (x *Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Request.ProtoReflect.Descriptor instead.
 func (*Request) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{2}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Request) GetId() string {
@@ -366,6 +460,20 @@ func (x *Request) GetDeterministic() *Deterministic {
 	return nil
 }
 
+func (x *Request) GetPark() bool {
+	if x != nil {
+		return x.Park
+	}
+	return false
+}
+
+func (x *Request) GetParkScope() string {
+	if x != nil {
+		return x.ParkScope
+	}
+	return ""
+}
+
 // Deterministic is contract.Deterministic: the seed of the request's
 // entropy and where its virtual clock starts.
 type Deterministic struct {
@@ -378,7 +486,7 @@ type Deterministic struct {
 
 func (x *Deterministic) Reset() {
 	*x = Deterministic{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[3]
+	mi := &file_ipc_proto_warden_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -390,7 +498,7 @@ func (x *Deterministic) String() string {
 func (*Deterministic) ProtoMessage() {}
 
 func (x *Deterministic) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[3]
+	mi := &file_ipc_proto_warden_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -403,7 +511,7 @@ func (x *Deterministic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deterministic.ProtoReflect.Descriptor instead.
 func (*Deterministic) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{3}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Deterministic) GetSeed() uint64 {
@@ -432,13 +540,14 @@ type Limits struct {
 	DataRequests  int64                  `protobuf:"varint,6,opt,name=data_requests,json=dataRequests,proto3" json:"data_requests,omitempty"`
 	DataBytes     int64                  `protobuf:"varint,7,opt,name=data_bytes,json=dataBytes,proto3" json:"data_bytes,omitempty"`
 	Timers        int64                  `protobuf:"varint,8,opt,name=timers,proto3" json:"timers,omitempty"`
+	ParkBytes     int64                  `protobuf:"varint,9,opt,name=park_bytes,json=parkBytes,proto3" json:"park_bytes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[4]
+	mi := &file_ipc_proto_warden_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -450,7 +559,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[4]
+	mi := &file_ipc_proto_warden_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -463,7 +572,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{4}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Limits) GetTimeoutNanos() int64 {
@@ -522,6 +631,13 @@ func (x *Limits) GetTimers() int64 {
 	return 0
 }
 
+func (x *Limits) GetParkBytes() int64 {
+	if x != nil {
+		return x.ParkBytes
+	}
+	return 0
+}
+
 // Started says the child accepted the request and is running it.
 type Started struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -531,7 +647,7 @@ type Started struct {
 
 func (x *Started) Reset() {
 	*x = Started{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[5]
+	mi := &file_ipc_proto_warden_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -543,7 +659,7 @@ func (x *Started) String() string {
 func (*Started) ProtoMessage() {}
 
 func (x *Started) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[5]
+	mi := &file_ipc_proto_warden_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -556,7 +672,7 @@ func (x *Started) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Started.ProtoReflect.Descriptor instead.
 func (*Started) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{5}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{6}
 }
 
 // LogEntry is contract.LogEntry: one captured console call.
@@ -570,7 +686,7 @@ type LogEntry struct {
 
 func (x *LogEntry) Reset() {
 	*x = LogEntry{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[6]
+	mi := &file_ipc_proto_warden_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -582,7 +698,7 @@ func (x *LogEntry) String() string {
 func (*LogEntry) ProtoMessage() {}
 
 func (x *LogEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[6]
+	mi := &file_ipc_proto_warden_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -595,7 +711,7 @@ func (x *LogEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogEntry.ProtoReflect.Descriptor instead.
 func (*LogEntry) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{6}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *LogEntry) GetLevel() string {
@@ -619,14 +735,17 @@ type DataRequest struct {
 	Seq  int64  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// args is JSON text.
-	Args          []byte `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
+	Args []byte `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
+	// park_refused, set on a second data_request with the same seq, says
+	// why the child could not park when answered with park: answer again.
+	ParkRefused   string `protobuf:"bytes,4,opt,name=park_refused,json=parkRefused,proto3" json:"park_refused,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DataRequest) Reset() {
 	*x = DataRequest{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[7]
+	mi := &file_ipc_proto_warden_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -638,7 +757,7 @@ func (x *DataRequest) String() string {
 func (*DataRequest) ProtoMessage() {}
 
 func (x *DataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[7]
+	mi := &file_ipc_proto_warden_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -651,7 +770,7 @@ func (x *DataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataRequest.ProtoReflect.Descriptor instead.
 func (*DataRequest) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{7}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *DataRequest) GetSeq() int64 {
@@ -675,6 +794,13 @@ func (x *DataRequest) GetArgs() []byte {
 	return nil
 }
 
+func (x *DataRequest) GetParkRefused() string {
+	if x != nil {
+		return x.ParkRefused
+	}
+	return ""
+}
+
 // DataResponse answers one DataRequest.
 type DataResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -683,6 +809,7 @@ type DataResponse struct {
 	//
 	//	*DataResponse_Value
 	//	*DataResponse_Error
+	//	*DataResponse_Park
 	Outcome       isDataResponse_Outcome `protobuf_oneof:"outcome"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -690,7 +817,7 @@ type DataResponse struct {
 
 func (x *DataResponse) Reset() {
 	*x = DataResponse{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[8]
+	mi := &file_ipc_proto_warden_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -702,7 +829,7 @@ func (x *DataResponse) String() string {
 func (*DataResponse) ProtoMessage() {}
 
 func (x *DataResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[8]
+	mi := &file_ipc_proto_warden_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -715,7 +842,7 @@ func (x *DataResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataResponse.ProtoReflect.Descriptor instead.
 func (*DataResponse) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{8}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *DataResponse) GetSeq() int64 {
@@ -750,6 +877,15 @@ func (x *DataResponse) GetError() string {
 	return ""
 }
 
+func (x *DataResponse) GetPark() bool {
+	if x != nil {
+		if x, ok := x.Outcome.(*DataResponse_Park); ok {
+			return x.Park
+		}
+	}
+	return false
+}
+
 type isDataResponse_Outcome interface {
 	isDataResponse_Outcome()
 }
@@ -764,9 +900,16 @@ type DataResponse_Error struct {
 	Error string `protobuf:"bytes,3,opt,name=error,proto3,oneof"`
 }
 
+type DataResponse_Park struct {
+	// park asks the child to park the execution at this request.
+	Park bool `protobuf:"varint,4,opt,name=park,proto3,oneof"`
+}
+
 func (*DataResponse_Value) isDataResponse_Outcome() {}
 
 func (*DataResponse_Error) isDataResponse_Outcome() {}
+
+func (*DataResponse_Park) isDataResponse_Outcome() {}
 
 // Result is contract.Result, the envelope.
 type Result struct {
@@ -775,18 +918,20 @@ type Result struct {
 	// value is the JSON text the code's result stringified to.
 	Value []byte `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
 	// error is set exactly when ok is false.
-	Error         *Error      `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
-	Logs          []*LogEntry `protobuf:"bytes,4,rep,name=logs,proto3" json:"logs,omitempty"`
-	Stats         *Stats      `protobuf:"bytes,5,opt,name=stats,proto3" json:"stats,omitempty"`
-	Limits        *Limits     `protobuf:"bytes,6,opt,name=limits,proto3" json:"limits,omitempty"`
-	Clamped       []string    `protobuf:"bytes,7,rep,name=clamped,proto3" json:"clamped,omitempty"`
+	Error   *Error      `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	Logs    []*LogEntry `protobuf:"bytes,4,rep,name=logs,proto3" json:"logs,omitempty"`
+	Stats   *Stats      `protobuf:"bytes,5,opt,name=stats,proto3" json:"stats,omitempty"`
+	Limits  *Limits     `protobuf:"bytes,6,opt,name=limits,proto3" json:"limits,omitempty"`
+	Clamped []string    `protobuf:"bytes,7,rep,name=clamped,proto3" json:"clamped,omitempty"`
+	// parked is set, and ok false with no error, when the execution parked.
+	Parked        *Parked `protobuf:"bytes,8,opt,name=parked,proto3" json:"parked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[9]
+	mi := &file_ipc_proto_warden_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -798,7 +943,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[9]
+	mi := &file_ipc_proto_warden_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -811,7 +956,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{9}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Result) GetOk() bool {
@@ -863,6 +1008,127 @@ func (x *Result) GetClamped() []string {
 	return nil
 }
 
+func (x *Result) GetParked() *Parked {
+	if x != nil {
+		return x.Parked
+	}
+	return nil
+}
+
+// Parked is contract.Parked.
+type Parked struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	State         []byte                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
+	Pending       []*PendingRequest      `protobuf:"bytes,2,rep,name=pending,proto3" json:"pending,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Parked) Reset() {
+	*x = Parked{}
+	mi := &file_ipc_proto_warden_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Parked) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Parked) ProtoMessage() {}
+
+func (x *Parked) ProtoReflect() protoreflect.Message {
+	mi := &file_ipc_proto_warden_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Parked.ProtoReflect.Descriptor instead.
+func (*Parked) Descriptor() ([]byte, []int) {
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Parked) GetState() []byte {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *Parked) GetPending() []*PendingRequest {
+	if x != nil {
+		return x.Pending
+	}
+	return nil
+}
+
+// PendingRequest is contract.PendingRequest.
+type PendingRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           int64                  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Args          []byte                 `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PendingRequest) Reset() {
+	*x = PendingRequest{}
+	mi := &file_ipc_proto_warden_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PendingRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PendingRequest) ProtoMessage() {}
+
+func (x *PendingRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ipc_proto_warden_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PendingRequest.ProtoReflect.Descriptor instead.
+func (*PendingRequest) Descriptor() ([]byte, []int) {
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *PendingRequest) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *PendingRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PendingRequest) GetArgs() []byte {
+	if x != nil {
+		return x.Args
+	}
+	return nil
+}
+
 // Error is contract.Error.
 type Error struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -878,7 +1144,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[10]
+	mi := &file_ipc_proto_warden_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -890,7 +1156,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[10]
+	mi := &file_ipc_proto_warden_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -903,7 +1169,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{10}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Error) GetType() string {
@@ -962,7 +1228,7 @@ type Stats struct {
 
 func (x *Stats) Reset() {
 	*x = Stats{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[11]
+	mi := &file_ipc_proto_warden_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -974,7 +1240,7 @@ func (x *Stats) String() string {
 func (*Stats) ProtoMessage() {}
 
 func (x *Stats) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[11]
+	mi := &file_ipc_proto_warden_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -987,7 +1253,7 @@ func (x *Stats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stats.ProtoReflect.Descriptor instead.
 func (*Stats) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{11}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Stats) GetQueueWaitMs() float64 {
@@ -1082,7 +1348,7 @@ type PingRequest struct {
 
 func (x *PingRequest) Reset() {
 	*x = PingRequest{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[12]
+	mi := &file_ipc_proto_warden_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1094,7 +1360,7 @@ func (x *PingRequest) String() string {
 func (*PingRequest) ProtoMessage() {}
 
 func (x *PingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[12]
+	mi := &file_ipc_proto_warden_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1107,7 +1373,7 @@ func (x *PingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingRequest.ProtoReflect.Descriptor instead.
 func (*PingRequest) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{12}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{15}
 }
 
 type PingResponse struct {
@@ -1124,7 +1390,7 @@ type PingResponse struct {
 
 func (x *PingResponse) Reset() {
 	*x = PingResponse{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[13]
+	mi := &file_ipc_proto_warden_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1136,7 +1402,7 @@ func (x *PingResponse) String() string {
 func (*PingResponse) ProtoMessage() {}
 
 func (x *PingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[13]
+	mi := &file_ipc_proto_warden_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1149,7 +1415,7 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{13}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PingResponse) GetStartup() []*StartupPhase {
@@ -1180,7 +1446,7 @@ type StartupPhase struct {
 
 func (x *StartupPhase) Reset() {
 	*x = StartupPhase{}
-	mi := &file_ipc_proto_warden_proto_msgTypes[14]
+	mi := &file_ipc_proto_warden_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1192,7 +1458,7 @@ func (x *StartupPhase) String() string {
 func (*StartupPhase) ProtoMessage() {}
 
 func (x *StartupPhase) ProtoReflect() protoreflect.Message {
-	mi := &file_ipc_proto_warden_proto_msgTypes[14]
+	mi := &file_ipc_proto_warden_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1205,7 +1471,7 @@ func (x *StartupPhase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartupPhase.ProtoReflect.Descriptor instead.
 func (*StartupPhase) Descriptor() ([]byte, []int) {
-	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{14}
+	return file_ipc_proto_warden_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StartupPhase) GetName() string {
@@ -1240,18 +1506,24 @@ var File_ipc_proto_warden_proto protoreflect.FileDescriptor
 
 const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\n" +
-	"\x16ipc/proto/warden.proto\x12\rwarden.ipc.v1\"\x88\x01\n" +
+	"\x16ipc/proto/warden.proto\x12\rwarden.ipc.v1\"\xb9\x01\n" +
 	"\aToChild\x122\n" +
 	"\arequest\x18\x01 \x01(\v2\x16.warden.ipc.v1.RequestH\x00R\arequest\x12B\n" +
-	"\rdata_response\x18\x02 \x01(\v2\x1b.warden.ipc.v1.DataResponseH\x00R\fdataResponseB\x05\n" +
-	"\x03msg\"\x8a\x02\n" +
+	"\rdata_response\x18\x02 \x01(\v2\x1b.warden.ipc.v1.DataResponseH\x00R\fdataResponse\x12/\n" +
+	"\x06resume\x18\x03 \x01(\v2\x15.warden.ipc.v1.ResumeH\x00R\x06resumeB\x05\n" +
+	"\x03msg\"\xa2\x01\n" +
+	"\x06Resume\x120\n" +
+	"\arequest\x18\x01 \x01(\v2\x16.warden.ipc.v1.RequestR\arequest\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\fR\x05state\x125\n" +
+	"\aanswers\x18\x03 \x03(\v2\x1b.warden.ipc.v1.DataResponseR\aanswers\x12\x19\n" +
+	"\blast_seq\x18\x04 \x01(\x03R\alastSeq\"\x8a\x02\n" +
 	"\tFromChild\x12!\n" +
 	"\fexecution_id\x18\x01 \x01(\tR\vexecutionId\x122\n" +
 	"\astarted\x18\x02 \x01(\v2\x16.warden.ipc.v1.StartedH\x00R\astarted\x12+\n" +
 	"\x03log\x18\x03 \x01(\v2\x17.warden.ipc.v1.LogEntryH\x00R\x03log\x12?\n" +
 	"\fdata_request\x18\x04 \x01(\v2\x1a.warden.ipc.v1.DataRequestH\x00R\vdataRequest\x12/\n" +
 	"\x06result\x18\x05 \x01(\v2\x15.warden.ipc.v1.ResultH\x00R\x06resultB\a\n" +
-	"\x05event\"\xa8\x03\n" +
+	"\x05event\"\xdb\x03\n" +
 	"\aRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04code\x18\x02 \x01(\tR\x04code\x12\x14\n" +
@@ -1263,13 +1535,16 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\aimports\x18\b \x03(\tR\aimports\x12'\n" +
 	"\x0fimports_limited\x18\t \x01(\bR\x0eimportsLimited\x12B\n" +
 	"\rdeterministic\x18\n" +
-	" \x01(\v2\x1c.warden.ipc.v1.DeterministicR\rdeterministic\x1a:\n" +
+	" \x01(\v2\x1c.warden.ipc.v1.DeterministicR\rdeterministic\x12\x12\n" +
+	"\x04park\x18\v \x01(\bR\x04park\x12\x1d\n" +
+	"\n" +
+	"park_scope\x18\f \x01(\tR\tparkScope\x1a:\n" +
 	"\fModulesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\":\n" +
 	"\rDeterministic\x12\x12\n" +
 	"\x04seed\x18\x01 \x01(\x04R\x04seed\x12\x15\n" +
-	"\x06now_ms\x18\x02 \x01(\x03R\x05nowMs\"\x8f\x02\n" +
+	"\x06now_ms\x18\x02 \x01(\x03R\x05nowMs\"\xae\x02\n" +
 	"\x06Limits\x12#\n" +
 	"\rtimeout_nanos\x18\x01 \x01(\x03R\ftimeoutNanos\x12!\n" +
 	"\fmemory_bytes\x18\x02 \x01(\x03R\vmemoryBytes\x12\x1f\n" +
@@ -1281,20 +1556,24 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\rdata_requests\x18\x06 \x01(\x03R\fdataRequests\x12\x1d\n" +
 	"\n" +
 	"data_bytes\x18\a \x01(\x03R\tdataBytes\x12\x16\n" +
-	"\x06timers\x18\b \x01(\x03R\x06timers\"\t\n" +
+	"\x06timers\x18\b \x01(\x03R\x06timers\x12\x1d\n" +
+	"\n" +
+	"park_bytes\x18\t \x01(\x03R\tparkBytes\"\t\n" +
 	"\aStarted\"4\n" +
 	"\bLogEntry\x12\x14\n" +
 	"\x05level\x18\x01 \x01(\tR\x05level\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"G\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"j\n" +
 	"\vDataRequest\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
-	"\x04args\x18\x03 \x01(\fR\x04args\"[\n" +
+	"\x04args\x18\x03 \x01(\fR\x04args\x12!\n" +
+	"\fpark_refused\x18\x04 \x01(\tR\vparkRefused\"q\n" +
 	"\fDataResponse\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x16\n" +
 	"\x05value\x18\x02 \x01(\fH\x00R\x05value\x12\x16\n" +
-	"\x05error\x18\x03 \x01(\tH\x00R\x05errorB\t\n" +
-	"\aoutcome\"\xfc\x01\n" +
+	"\x05error\x18\x03 \x01(\tH\x00R\x05error\x12\x14\n" +
+	"\x04park\x18\x04 \x01(\bH\x00R\x04parkB\t\n" +
+	"\aoutcome\"\xab\x02\n" +
 	"\x06Result\x12\x0e\n" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\fR\x05value\x12*\n" +
@@ -1302,7 +1581,15 @@ const file_ipc_proto_warden_proto_rawDesc = "" +
 	"\x04logs\x18\x04 \x03(\v2\x17.warden.ipc.v1.LogEntryR\x04logs\x12*\n" +
 	"\x05stats\x18\x05 \x01(\v2\x14.warden.ipc.v1.StatsR\x05stats\x12-\n" +
 	"\x06limits\x18\x06 \x01(\v2\x15.warden.ipc.v1.LimitsR\x06limits\x12\x18\n" +
-	"\aclamped\x18\a \x03(\tR\aclamped\"s\n" +
+	"\aclamped\x18\a \x03(\tR\aclamped\x12-\n" +
+	"\x06parked\x18\b \x01(\v2\x15.warden.ipc.v1.ParkedR\x06parked\"W\n" +
+	"\x06Parked\x12\x14\n" +
+	"\x05state\x18\x01 \x01(\fR\x05state\x127\n" +
+	"\apending\x18\x02 \x03(\v2\x1d.warden.ipc.v1.PendingRequestR\apending\"J\n" +
+	"\x0ePendingRequest\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
+	"\x04args\x18\x03 \x01(\fR\x04args\"s\n" +
 	"\x05Error\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x12\n" +
@@ -1351,49 +1638,57 @@ func file_ipc_proto_warden_proto_rawDescGZIP() []byte {
 	return file_ipc_proto_warden_proto_rawDescData
 }
 
-var file_ipc_proto_warden_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_ipc_proto_warden_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_ipc_proto_warden_proto_goTypes = []any{
-	(*ToChild)(nil),       // 0: warden.ipc.v1.ToChild
-	(*FromChild)(nil),     // 1: warden.ipc.v1.FromChild
-	(*Request)(nil),       // 2: warden.ipc.v1.Request
-	(*Deterministic)(nil), // 3: warden.ipc.v1.Deterministic
-	(*Limits)(nil),        // 4: warden.ipc.v1.Limits
-	(*Started)(nil),       // 5: warden.ipc.v1.Started
-	(*LogEntry)(nil),      // 6: warden.ipc.v1.LogEntry
-	(*DataRequest)(nil),   // 7: warden.ipc.v1.DataRequest
-	(*DataResponse)(nil),  // 8: warden.ipc.v1.DataResponse
-	(*Result)(nil),        // 9: warden.ipc.v1.Result
-	(*Error)(nil),         // 10: warden.ipc.v1.Error
-	(*Stats)(nil),         // 11: warden.ipc.v1.Stats
-	(*PingRequest)(nil),   // 12: warden.ipc.v1.PingRequest
-	(*PingResponse)(nil),  // 13: warden.ipc.v1.PingResponse
-	(*StartupPhase)(nil),  // 14: warden.ipc.v1.StartupPhase
-	nil,                   // 15: warden.ipc.v1.Request.ModulesEntry
+	(*ToChild)(nil),        // 0: warden.ipc.v1.ToChild
+	(*Resume)(nil),         // 1: warden.ipc.v1.Resume
+	(*FromChild)(nil),      // 2: warden.ipc.v1.FromChild
+	(*Request)(nil),        // 3: warden.ipc.v1.Request
+	(*Deterministic)(nil),  // 4: warden.ipc.v1.Deterministic
+	(*Limits)(nil),         // 5: warden.ipc.v1.Limits
+	(*Started)(nil),        // 6: warden.ipc.v1.Started
+	(*LogEntry)(nil),       // 7: warden.ipc.v1.LogEntry
+	(*DataRequest)(nil),    // 8: warden.ipc.v1.DataRequest
+	(*DataResponse)(nil),   // 9: warden.ipc.v1.DataResponse
+	(*Result)(nil),         // 10: warden.ipc.v1.Result
+	(*Parked)(nil),         // 11: warden.ipc.v1.Parked
+	(*PendingRequest)(nil), // 12: warden.ipc.v1.PendingRequest
+	(*Error)(nil),          // 13: warden.ipc.v1.Error
+	(*Stats)(nil),          // 14: warden.ipc.v1.Stats
+	(*PingRequest)(nil),    // 15: warden.ipc.v1.PingRequest
+	(*PingResponse)(nil),   // 16: warden.ipc.v1.PingResponse
+	(*StartupPhase)(nil),   // 17: warden.ipc.v1.StartupPhase
+	nil,                    // 18: warden.ipc.v1.Request.ModulesEntry
 }
 var file_ipc_proto_warden_proto_depIdxs = []int32{
-	2,  // 0: warden.ipc.v1.ToChild.request:type_name -> warden.ipc.v1.Request
-	8,  // 1: warden.ipc.v1.ToChild.data_response:type_name -> warden.ipc.v1.DataResponse
-	5,  // 2: warden.ipc.v1.FromChild.started:type_name -> warden.ipc.v1.Started
-	6,  // 3: warden.ipc.v1.FromChild.log:type_name -> warden.ipc.v1.LogEntry
-	7,  // 4: warden.ipc.v1.FromChild.data_request:type_name -> warden.ipc.v1.DataRequest
-	9,  // 5: warden.ipc.v1.FromChild.result:type_name -> warden.ipc.v1.Result
-	4,  // 6: warden.ipc.v1.Request.limits:type_name -> warden.ipc.v1.Limits
-	15, // 7: warden.ipc.v1.Request.modules:type_name -> warden.ipc.v1.Request.ModulesEntry
-	3,  // 8: warden.ipc.v1.Request.deterministic:type_name -> warden.ipc.v1.Deterministic
-	10, // 9: warden.ipc.v1.Result.error:type_name -> warden.ipc.v1.Error
-	6,  // 10: warden.ipc.v1.Result.logs:type_name -> warden.ipc.v1.LogEntry
-	11, // 11: warden.ipc.v1.Result.stats:type_name -> warden.ipc.v1.Stats
-	4,  // 12: warden.ipc.v1.Result.limits:type_name -> warden.ipc.v1.Limits
-	14, // 13: warden.ipc.v1.PingResponse.startup:type_name -> warden.ipc.v1.StartupPhase
-	0,  // 14: warden.ipc.v1.Child.Execute:input_type -> warden.ipc.v1.ToChild
-	12, // 15: warden.ipc.v1.Child.Ping:input_type -> warden.ipc.v1.PingRequest
-	1,  // 16: warden.ipc.v1.Child.Execute:output_type -> warden.ipc.v1.FromChild
-	13, // 17: warden.ipc.v1.Child.Ping:output_type -> warden.ipc.v1.PingResponse
-	16, // [16:18] is the sub-list for method output_type
-	14, // [14:16] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	3,  // 0: warden.ipc.v1.ToChild.request:type_name -> warden.ipc.v1.Request
+	9,  // 1: warden.ipc.v1.ToChild.data_response:type_name -> warden.ipc.v1.DataResponse
+	1,  // 2: warden.ipc.v1.ToChild.resume:type_name -> warden.ipc.v1.Resume
+	3,  // 3: warden.ipc.v1.Resume.request:type_name -> warden.ipc.v1.Request
+	9,  // 4: warden.ipc.v1.Resume.answers:type_name -> warden.ipc.v1.DataResponse
+	6,  // 5: warden.ipc.v1.FromChild.started:type_name -> warden.ipc.v1.Started
+	7,  // 6: warden.ipc.v1.FromChild.log:type_name -> warden.ipc.v1.LogEntry
+	8,  // 7: warden.ipc.v1.FromChild.data_request:type_name -> warden.ipc.v1.DataRequest
+	10, // 8: warden.ipc.v1.FromChild.result:type_name -> warden.ipc.v1.Result
+	5,  // 9: warden.ipc.v1.Request.limits:type_name -> warden.ipc.v1.Limits
+	18, // 10: warden.ipc.v1.Request.modules:type_name -> warden.ipc.v1.Request.ModulesEntry
+	4,  // 11: warden.ipc.v1.Request.deterministic:type_name -> warden.ipc.v1.Deterministic
+	13, // 12: warden.ipc.v1.Result.error:type_name -> warden.ipc.v1.Error
+	7,  // 13: warden.ipc.v1.Result.logs:type_name -> warden.ipc.v1.LogEntry
+	14, // 14: warden.ipc.v1.Result.stats:type_name -> warden.ipc.v1.Stats
+	5,  // 15: warden.ipc.v1.Result.limits:type_name -> warden.ipc.v1.Limits
+	11, // 16: warden.ipc.v1.Result.parked:type_name -> warden.ipc.v1.Parked
+	12, // 17: warden.ipc.v1.Parked.pending:type_name -> warden.ipc.v1.PendingRequest
+	17, // 18: warden.ipc.v1.PingResponse.startup:type_name -> warden.ipc.v1.StartupPhase
+	0,  // 19: warden.ipc.v1.Child.Execute:input_type -> warden.ipc.v1.ToChild
+	15, // 20: warden.ipc.v1.Child.Ping:input_type -> warden.ipc.v1.PingRequest
+	2,  // 21: warden.ipc.v1.Child.Execute:output_type -> warden.ipc.v1.FromChild
+	16, // 22: warden.ipc.v1.Child.Ping:output_type -> warden.ipc.v1.PingResponse
+	21, // [21:23] is the sub-list for method output_type
+	19, // [19:21] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_ipc_proto_warden_proto_init() }
@@ -1404,16 +1699,18 @@ func file_ipc_proto_warden_proto_init() {
 	file_ipc_proto_warden_proto_msgTypes[0].OneofWrappers = []any{
 		(*ToChild_Request)(nil),
 		(*ToChild_DataResponse)(nil),
+		(*ToChild_Resume)(nil),
 	}
-	file_ipc_proto_warden_proto_msgTypes[1].OneofWrappers = []any{
+	file_ipc_proto_warden_proto_msgTypes[2].OneofWrappers = []any{
 		(*FromChild_Started)(nil),
 		(*FromChild_Log)(nil),
 		(*FromChild_DataRequest)(nil),
 		(*FromChild_Result)(nil),
 	}
-	file_ipc_proto_warden_proto_msgTypes[8].OneofWrappers = []any{
+	file_ipc_proto_warden_proto_msgTypes[9].OneofWrappers = []any{
 		(*DataResponse_Value)(nil),
 		(*DataResponse_Error)(nil),
+		(*DataResponse_Park)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1421,7 +1718,7 @@ func file_ipc_proto_warden_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ipc_proto_warden_proto_rawDesc), len(file_ipc_proto_warden_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   16,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,7 +1,8 @@
 // The wire between the Warden supervisor and one child process.
 //
 // One execution is one bidirectional Execute stream. The supervisor sends
-// ToChild{request} first; the child answers with FromChild{started}, then
+// ToChild{request} (or ToChild{resume}) first; the child answers with
+// FromChild{started}, then
 // any number of FromChild{log} and FromChild{data_request}, then exactly one
 // FromChild{result}, and ends the stream. The supervisor answers every
 // data_request with ToChild{data_response} carrying the same seq. A child
