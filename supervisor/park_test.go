@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,12 @@ func TestResumeRefusals(t *testing.T) {
 	otherKey[0] = 1
 	lowCaps := newSup(t, func(c *Config) { c.ParkKey = key; c.Caps.Timeout = 2 * time.Second })
 	stranger := newSup(t, func(c *Config) { c.ParkKey = otherKey })
+	// Another build: the same key, but another child binary (or wasm,
+	// or registered modules) makes another build digest.
+	otherBuild := newSup(t, func(c *Config) { c.ParkKey = key })
+	otherBuild.build = func() string { return "another build" }
+	old := newSup(t, func(c *Config) { c.ParkKey = key; c.ParkTTL = time.Nanosecond })
+	unknownID := newSup(t, func(c *Config) { c.ParkKey, c.ParkKeyID = otherKey, "k2" })
 	ans := map[int64]contract.Answer{1: {Value: json.RawMessage(`1`)}}
 	for _, c := range []struct {
 		name string
@@ -108,6 +115,9 @@ func TestResumeRefusals(t *testing.T) {
 		{"cut short", s, ResumeRequest{State: state[:30], Scope: "a", Answers: ans}, "cut short"},
 		{"not a state", s, ResumeRequest{State: []byte("hello"), Scope: "a"}, "not a state"},
 		{"another key", stranger, ResumeRequest{State: state, Scope: "a", Answers: ans}, "changed since"},
+		{"a key id it lacks", unknownID, ResumeRequest{State: state, Scope: "a", Answers: ans}, `under key "default"`},
+		{"another build", otherBuild, ResumeRequest{State: state, Scope: "a", Answers: ans}, "by another build"},
+		{"expired", old, ResumeRequest{State: state, Scope: "a", Answers: ans}, "longer than"},
 		{"over the caps", lowCaps, ResumeRequest{State: state, Scope: "a", Answers: ans}, "over this supervisor's caps"},
 		{"unknown seq", s, ResumeRequest{State: state, Scope: "a", Answers: map[int64]contract.Answer{9: {Value: json.RawMessage(`1`)}}}, "not waiting on"},
 		{"both value and error", s, ResumeRequest{State: state, Scope: "a", Answers: map[int64]contract.Answer{1: {Value: json.RawMessage(`1`), Error: "x"}}}, "exactly one"},
@@ -118,7 +128,14 @@ func TestResumeRefusals(t *testing.T) {
 			t.Errorf("%s: got %+v, want a ContractError with %q", c.name, got.Error, c.want)
 		}
 	}
-	// None of those took the state: it still resumes.
+	// None of those took the state: it still resumes, on a supervisor
+	// whose key was rotated (the old one kept under its id) too.
+	rotated := newSup(t, func(c *Config) {
+		c.ParkKey, c.ParkKeyID, c.ParkOldKeys = otherKey, "k2", map[string][]byte{"default": key}
+	})
+	if got, _ := rotated.Resume(context.Background(), ResumeRequest{State: state, Scope: "a", Answers: ans, Fork: true}, parkOn); !got.OK {
+		t.Errorf("after a key rotation: %+v", got.Error)
+	}
 	if got, _ := s.Resume(context.Background(), ResumeRequest{State: state, Scope: "a", Answers: ans}, parkOn); !got.OK {
 		t.Errorf("after the refusals: %+v", got.Error)
 	}
@@ -126,11 +143,15 @@ func TestResumeRefusals(t *testing.T) {
 
 // TestParkedExecutionsHoldNoChild: 100 executions parked hold nothing:
 // each one's child is gone (its pid has no /proc entry once the pool
-// has reaped it), the pool has no busy child, and ten of them, resumed,
-// still run to their end.
+// has reaped it), the pool has no busy child and no more children alive
+// than it keeps idle, and ten of them, resumed, still run to their end.
+// WARDEN_PARK_N sets another count (BENCHMARKS.md parks 1,000).
 func TestParkedExecutionsHoldNoChild(t *testing.T) {
 	s := newSup(t, nil)
-	const n = 100
+	n := 100
+	if v, err := strconv.Atoi(os.Getenv("WARDEN_PARK_N")); err == nil && v > 0 {
+		n = v
+	}
 	states := make([][]byte, 0, n)
 	var pids []int
 	for i := 0; i < n; i++ {
@@ -142,8 +163,8 @@ func TestParkedExecutionsHoldNoChild(t *testing.T) {
 		pids = append(pids, res.Stats.ChildPID)
 	}
 	waitIdle(t, s, 2)
-	if st := s.Stats().Pool; st.Busy != 0 {
-		t.Errorf("%d busy children with %d executions parked", st.Busy, n)
+	if st := s.Stats().Pool; st.Busy != 0 || st.Live > 2 {
+		t.Errorf("%d busy and %d live children with %d executions parked", st.Busy, st.Live, n)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range pids {
