@@ -125,4 +125,7 @@ func TestSystemdConfig(t *testing.T) {
 	if cfg.Supervisor.CacheDir != "" {
 		t.Errorf("supervisor.cache_dir %q: the unit's CacheDirectory= makes the root default, /var/cache/warden/wazero", cfg.Supervisor.CacheDir)
 	}
+	if state := "/var/lib/" + unitDirective(t, unit, "StateDirectory"); !strings.HasPrefix(cfg.Park.Dir, state+"/") {
+		t.Errorf("park.dir %q is not in the unit's StateDirectory %s: ProtectSystem=strict leaves it read-only", cfg.Park.Dir, state)
+	}
 }

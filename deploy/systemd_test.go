@@ -134,7 +134,8 @@ func TestSystemdCapabilities(t *testing.T) {
 			args[i] = config
 		}
 	}
-	args = append(args, "--listen", addr, "--tokens", tokens, "--supervisor.pool_size", "1", "--supervisor.cache_dir", filepath.Join(dir, "cache"))
+	args = append(args, "--listen", addr, "--tokens", tokens, "--supervisor.pool_size", "1", "--supervisor.cache_dir", filepath.Join(dir, "cache"),
+		"--park.dir", filepath.Join(dir, "parked"))
 	cmd := exec.Command(setpriv, append([]string{"--no-new-privs", "--bounding-set", set}, args...)...)
 	daemon := testutil.StartProcess(t, cmd)
 	testutil.WaitReady(t, "http://"+addr+"/readyz", daemon, 60*time.Second)

@@ -2,12 +2,16 @@ package server
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"net"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -95,8 +99,9 @@ type ParkConfig struct {
 	// KeyFile holds the AES-256 key that seals states: 32 bytes, or 64
 	// hex digits. KeyID names it in each state. OldKeyFile and
 	// OldKeyID, when set, are the key before it, which still opens the
-	// states it sealed (rotation). Default: a random key, so only this
-	// daemon resumes its states.
+	// states it sealed (rotation). Default: with Dir, a key kept in it
+	// (.park-key, made on the first start); without, a random key, so
+	// only this daemon, until it stops, resumes its states.
 	KeyFile    string `yaml:"key_file"`
 	KeyID      string `yaml:"key_id"`
 	OldKeyFile string `yaml:"old_key_file"`
@@ -118,6 +123,31 @@ func (p ParkConfig) storeLimits() StoreLimits {
 	return l
 }
 
+// dirParkKey is the key file kept in a store's directory, made (a
+// random key, 0600) if there is none: of two replicas starting at once,
+// one makes it and the other reads it.
+func dirParkKey(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("config: park.dir: %w", err)
+	}
+	path := filepath.Join(dir, ".park-key")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return path, nil
+	case err != nil:
+		return "", fmt.Errorf("config: park key: %w", err)
+	}
+	key := make([]byte, 32)
+	rand.Read(key)
+	_, err = fmt.Fprintln(f, hex.EncodeToString(key))
+	if err = errors.Join(err, f.Close()); err != nil {
+		os.Remove(path)
+		return "", fmt.Errorf("config: park key: %w", err)
+	}
+	return path, nil
+}
+
 // readParkKey reads a key file: 32 bytes, or 64 hex digits and space.
 func readParkKey(path string) ([]byte, error) {
 	b, err := regfile.ReadFile(path, 4096)
@@ -134,15 +164,25 @@ func readParkKey(path string) ([]byte, error) {
 	return k, nil
 }
 
-// parkKeys sets sc's park keys from p.
+// parkKeys sets sc's park keys from p: key_file's, else, with a
+// directory store, the key kept in it (made on the first start, so
+// that states outlive a restart and replicas sharing the directory
+// share the key), else none (the supervisor's random one).
 func (p ParkConfig) parkKeys(sc *supervisor.Config) error {
-	if p.KeyFile == "" {
+	keyFile := p.KeyFile
+	if keyFile == "" && p.Dir != "" {
+		var err error
+		if keyFile, err = dirParkKey(p.Dir); err != nil {
+			return err
+		}
+	}
+	if keyFile == "" {
 		if p.OldKeyFile != "" {
 			return errors.New("config: park.old_key_file needs park.key_file")
 		}
 		return nil
 	}
-	k, err := readParkKey(p.KeyFile)
+	k, err := readParkKey(keyFile)
 	if err != nil {
 		return err
 	}

@@ -146,3 +146,23 @@ func TestParkAfterAndStoreCaps(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicasShareTheStore: two daemons on one park.dir and no
+// key_file share the key the first one made in it: an execution parked
+// on one resumes by id on the other.
+func TestReplicasShareTheStore(t *testing.T) {
+	store := t.TempDir()
+	a := startDaemon(t, func(c *Config) { c.Park.Dir = store })
+	b := startDaemon(t, func(c *Config) { c.Park.Dir = store })
+	id, res := parkOver(t, a, acmeToken, map[string]any{"code": `return await host.request("approve", 1)`, "park": true})
+	if res.Parked == nil {
+		t.Fatalf("want parked, got %+v", res)
+	}
+	if fi, err := os.Stat(filepath.Join(store, ".park-key")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the store's key: %v %v", fi, err)
+	}
+	r, body := b.call(t, "POST", "/v1/executions/"+id+"/resume", acmeToken, `{"answers": {"1": {"value": "from b"}}}`)
+	if env := envelope(t, body); r.StatusCode != 200 || !env.OK || string(env.Value) != `"from b"` {
+		t.Fatalf("resume on the other replica: %d %+v", r.StatusCode, env)
+	}
+}
