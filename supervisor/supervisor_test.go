@@ -229,18 +229,25 @@ func TestChildKilledFromOutside(t *testing.T) {
 	// Once the guest is running, kill every child of this process (the
 	// executing one and the idle ones) from outside, as an operator or
 	// the OOM killer might.
+	// The handler may still be running when Execute returns: the
+	// executing child's death ends the handler's context, and Execute
+	// does not wait for a handler past it (boundHandler). handled says
+	// when it is done with killed.
 	var killed []int
+	handled := make(chan struct{})
 	_, err := s.Execute(ctx, contract.Request{Code: "await host.request('kill'); while (true) {}", Limits: contract.Limits{Timeout: 5 * time.Second}},
 		func(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-			for _, pid := range childPIDs(t) {
+			defer close(handled)
+			killed = childPIDs(t)
+			for _, pid := range killed {
 				syscall.Kill(pid, syscall.SIGKILL)
-				killed = append(killed, pid)
 			}
 			return json.RawMessage("null"), nil
 		})
 	if !errors.Is(err, contract.ErrSandbox) {
 		t.Fatalf("want SandboxError, got %v", err)
 	}
+	<-handled
 	if len(killed) == 0 {
 		t.Fatal("found no child to kill")
 	}

@@ -245,15 +245,11 @@ func dateFormatterFor(handle string) (*dateFormatter, error) {
 
 func formatterFor(handle string) (*numberFormatter, error) {
 	return formatters.get(handle, func(handle string) (*numberFormatter, error) {
-		var r numberResolved
-		if err := json.Unmarshal([]byte(handle), &r); err != nil {
-			return nil, typeError("intl: bad handle")
+		r, err := numberHandle(handle)
+		if err != nil {
+			return nil, err
 		}
-		r.RoundingType = roundingTypeOf(&r)
-		if !r.digitsComplete() {
-			return nil, typeError("intl: bad handle")
-		}
-		return newNumberFormatter(&r)
+		return newNumberFormatter(r)
 	})
 }
 

@@ -2,6 +2,7 @@ package intl
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"slices"
 	"sort"
@@ -164,4 +165,51 @@ func FuzzCall(f *testing.F) {
 			t.Fatalf("error %v", err)
 		}
 	})
+}
+
+// TestForgedNumberHandles: guest code can pass the prelude any string as
+// a NumberFormat's or PluralRules' handle. One the constructor could not
+// have made is a TypeError, never a panic or an allocation it sizes;
+// one that only lacks the options a PluralRules' handle lacks gets
+// their defaults.
+func TestForgedNumberHandles(t *testing.T) {
+	good, err := Call("nf.resolve", `["de"]`, `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forge := func(edit string) string {
+		var h map[string]any
+		if err := json.Unmarshal([]byte(good), &h); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte("{"+edit+"}"), &h); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(h)
+		return string(b)
+	}
+	for _, op := range []string{"nf.format", "pr.select"} {
+		for _, h := range []string{
+			forge(`"roundingIncrement":3`),
+			forge(`"roundingIncrement":-5`),
+			forge(`"roundingMode":"sideways"`),
+			forge(`"maximumFractionDigits":1000000000`),
+			forge(`"minimumFractionDigits":5,"maximumFractionDigits":2`),
+			forge(`"minimumIntegerDigits":-1`),
+			forge(`"minimumIntegerDigits":100000000`),
+			forge(`"roundingPriority":"morePrecision"`), // no significant digits
+			`{"locale":"de","numberingSystem":"latn"}`,
+		} {
+			_, err := Call(op, h, `"1.5"`)
+			var ie *Error
+			if !errors.As(err, &ie) || ie.Name != "TypeError" {
+				t.Errorf("%s with %s: got %v, want a TypeError", op, h, err)
+			}
+		}
+	}
+	// The crasher the fuzzer found: no roundingIncrement at all.
+	h := forge(`"roundingIncrement":null`)
+	if _, err := Call("nf.format", h, `"1.5"`); err != nil {
+		t.Fatalf("a handle without roundingIncrement: %v", err)
+	}
 }

@@ -1,7 +1,9 @@
 package intl
 
 import (
+	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -174,6 +176,13 @@ func digitOptions(ctor string, o *numberOptions, r *numberResolved, mnfdDefault,
 	return nil
 }
 
+// roundingIncrements and roundingModes are the values
+// Intl.NumberFormat accepts for those options.
+var (
+	roundingIncrements = []int{1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000}
+	roundingModes      = []string{"ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"}
+)
+
 // roundingOptions reads roundingIncrement, roundingMode,
 // roundingPriority and trailingZeroDisplay into r.
 func roundingOptions(ctor string, o *numberOptions, r *numberResolved) (int, error) {
@@ -181,13 +190,10 @@ func roundingOptions(ctor string, o *numberOptions, r *numberResolved) (int, err
 	if err != nil {
 		return 0, err
 	}
-	switch inc {
-	case 1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000:
-	default:
+	if !slices.Contains(roundingIncrements, inc) {
 		return 0, rangeError("roundingIncrement value is out of range.")
 	}
-	mode, err := oneOf(ctor, "roundingMode", o.RoundingMode, "halfExpand",
-		"ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven")
+	mode, err := oneOf(ctor, "roundingMode", o.RoundingMode, "halfExpand", roundingModes...)
 	if err != nil {
 		return 0, err
 	}
@@ -413,14 +419,45 @@ func isWellFormedUnit(u string) bool {
 	return ok && sanctionedUnits[num] && sanctionedUnits[den]
 }
 
-// roundValue is FormatNumericToString's rounding: x (non-negative
-// magnitude, sign kept) rounded as r's digit options say, and the count
-// of fraction digits to show.
-// digitsComplete says a handle has the digit options its rounding type
-// reads (only a handle the prelude did not make lacks them).
-func (r *numberResolved) digitsComplete() bool {
-	sig := r.MinimumSignificantDigits != nil && r.MaximumSignificantDigits != nil
-	frac := r.MinimumFractionDigits != nil && r.MaximumFractionDigits != nil
+// numberHandle decodes the handle of a NumberFormat or PluralRules (the
+// JSON of its resolved options, which the prelude keeps) and checks what
+// the formatting reads: the digit options its rounding type needs,
+// within the ranges the constructor allows, and a rounding increment
+// and mode it could have chosen. Guest code can hand the prelude any
+// string as a handle, so nothing here trusts it; a PluralRules handle
+// has no rounding options and gets the defaults.
+func numberHandle(handle string) (*numberResolved, error) {
+	var r numberResolved
+	if err := json.Unmarshal([]byte(handle), &r); err != nil {
+		return nil, typeError("intl: bad handle")
+	}
+	r.RoundingType = roundingTypeOf(&r)
+	if r.RoundingMode == "" {
+		r.RoundingMode = "halfExpand"
+	}
+	if r.RoundingIncrement == 0 {
+		r.RoundingIncrement = 1
+	}
+	if r.MinimumIntegerDigits == 0 {
+		r.MinimumIntegerDigits = 1
+	}
+	if !r.digitsValid() || !slices.Contains(roundingIncrements, r.RoundingIncrement) || !slices.Contains(roundingModes, r.RoundingMode) {
+		return nil, typeError("intl: bad handle")
+	}
+	return &r, nil
+}
+
+// digitsValid says a handle has the digit options its rounding type
+// reads, each within its constructor's range.
+func (r *numberResolved) digitsValid() bool {
+	pair := func(lo, hi *int, least, most int) bool {
+		return lo != nil && hi != nil && least <= *lo && *lo <= *hi && *hi <= most
+	}
+	sig := pair(r.MinimumSignificantDigits, r.MaximumSignificantDigits, 1, 21)
+	frac := pair(r.MinimumFractionDigits, r.MaximumFractionDigits, 0, 100)
+	if r.MinimumIntegerDigits < 1 || r.MinimumIntegerDigits > 21 {
+		return false
+	}
 	switch r.RoundingType {
 	case "significantDigits":
 		return sig
@@ -429,6 +466,10 @@ func (r *numberResolved) digitsComplete() bool {
 	}
 	return sig && frac
 }
+
+// roundValue is FormatNumericToString's rounding: x (non-negative
+// magnitude, sign kept) rounded as r's digit options say, and the count
+// of fraction digits to show.
 
 func (r *numberResolved) roundValue(x decimal) (decimal, int) {
 	mode := roundingMode(r.RoundingMode)

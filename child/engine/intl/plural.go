@@ -1,7 +1,6 @@
 package intl
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -240,19 +239,9 @@ type pluralSelector struct {
 
 func pluralFor(handle string) (*pluralSelector, error) {
 	return plurals.get(handle, func(handle string) (*pluralSelector, error) {
-		var r numberResolved
-		if err := json.Unmarshal([]byte(handle), &r); err != nil {
-			return nil, typeError("intl: bad handle")
-		}
-		r.RoundingType = roundingTypeOf(&r)
-		if !r.digitsComplete() {
-			return nil, typeError("intl: bad handle")
-		}
-		if r.RoundingMode == "" {
-			r.RoundingMode = "halfExpand"
-		}
-		if r.RoundingIncrement == 0 {
-			r.RoundingIncrement = 1
+		r, err := numberHandle(handle)
+		if err != nil {
+			return nil, err
 		}
 		d, err := dataFor(r.Locale)
 		if err != nil {
@@ -262,7 +251,7 @@ func pluralFor(handle string) (*pluralSelector, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &pluralSelector{r: &r, rules: rules}, nil
+		return &pluralSelector{r: r, rules: rules}, nil
 	})
 }
 
