@@ -138,6 +138,40 @@ func TestMCPStdioDataAndCut(t *testing.T) {
 	}
 }
 
+// TestMCPStdioDeterministic: a call with deterministic gives the same
+// value twice (random values, a clock that timers move), another seed
+// another value, and a seed past MaxSafeSeed a ContractError.
+func TestMCPStdioDeterministic(t *testing.T) {
+	s := mcpSession(t, nil)
+	ctx := context.Background()
+	code := `const t0 = Date.now(); await new Promise((r) => setTimeout(r, 5000));
+		return [Math.random(), crypto.randomUUID(), t0, Date.now() - t0, new Date().toISOString()]`
+	run := func(det map[string]any) (contract.Result, bool) {
+		res, env, err := callTool(t, ctx, s, map[string]any{"code": code, "timeout_ms": 2000, "deterministic": det})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return env, res.IsError
+	}
+	det := map[string]any{"seed": 7, "now_ms": 1_700_000_000_000}
+	a, _ := run(det)
+	b, _ := run(det)
+	if !a.OK || string(a.Value) != string(b.Value) {
+		t.Fatalf("two runs: %s (%+v) and %s", a.Value, a.Error, b.Value)
+	}
+	var v []any
+	json.Unmarshal(a.Value, &v)
+	if len(v) != 5 || v[2] != float64(1_700_000_000_000) || v[3] != float64(5000) {
+		t.Fatalf("the virtual clock: %s", a.Value)
+	}
+	if c, _ := run(map[string]any{"seed": 8, "now_ms": 1_700_000_000_000}); !c.OK || string(c.Value) == string(a.Value) {
+		t.Fatalf("another seed: %s", c.Value)
+	}
+	if bad, isErr := run(map[string]any{"seed": contract.MaxSafeSeed + 1}); !isErr || bad.Error == nil || bad.Error.Type != contract.ContractError {
+		t.Fatalf("a seed past MaxSafeSeed: %+v", bad.Error)
+	}
+}
+
 // TestMCPStdioProgressAndCancel: a client that asks for progress gets
 // notifications while a long script runs; a client's cancellation of a
 // runaway ends it (the child is killed: the next call is served).

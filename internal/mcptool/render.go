@@ -98,6 +98,12 @@ func inputSchema(cfg Config) json.RawMessage {
 				"description": fmt.Sprintf("Wall-clock limit. Default %d, at most %d.", cfg.Defaults.Timeout.Milliseconds(), cfg.Caps.Timeout.Milliseconds())},
 			"memory_bytes": map[string]any{"type": "integer", "minimum": 0, "maximum": cfg.Caps.MemoryBytes,
 				"description": fmt.Sprintf("Heap limit. Default %d, at most %d.", cfg.Defaults.MemoryBytes, cfg.Caps.MemoryBytes)},
+			"deterministic": map[string]any{"type": "object", "additionalProperties": false, "required": []string{"seed"},
+				"properties": map[string]any{
+					"seed":   map[string]any{"type": "integer", "minimum": 0, "maximum": contract.MaxSafeSeed},
+					"now_ms": map[string]any{"type": "integer", "minimum": 0, "maximum": contract.MaxNowMS},
+				},
+				"description": "Run reproducibly: Math.random and crypto's random values come from seed; Date and performance.now read a clock that starts at now_ms (default 0) and moves only with timers, which fire without waiting. The same call with the same seed returns the same result."},
 		},
 	}
 	b, _ := json.Marshal(schema)

@@ -93,6 +93,9 @@ type args struct {
 	Modules     map[string]string `json:"modules,omitempty"`
 	TimeoutMS   int64             `json:"timeout_ms,omitempty"`
 	MemoryBytes int64             `json:"memory_bytes,omitempty"`
+	// Deterministic asks for a seeded run on a virtual clock, which a
+	// model can repeat exactly (contract.Deterministic).
+	Deterministic *contract.Deterministic `json:"deterministic,omitempty"`
 }
 
 func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -112,7 +115,7 @@ func (t *tool) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 	if err != nil {
 		return t.result(contract.Fail(err, limits)), nil
 	}
-	creq := contract.Request{Code: a.Code, Input: a.Input, Language: a.Language, Modules: a.Modules, Limits: limits}
+	creq := contract.Request{Code: a.Code, Input: a.Input, Language: a.Language, Modules: a.Modules, Limits: limits, Deterministic: a.Deterministic}
 	if string(creq.Input) == "null" {
 		creq.Input = nil
 	}
