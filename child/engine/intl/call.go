@@ -252,14 +252,3 @@ func formatterFor(handle string) (*numberFormatter, error) {
 		return newNumberFormatter(r)
 	})
 }
-
-// roundingTypeOf recovers the rounding type from resolved options.
-func roundingTypeOf(r *numberResolved) string {
-	switch {
-	case r.RoundingPriority == "morePrecision" || r.RoundingPriority == "lessPrecision":
-		return r.RoundingPriority
-	case r.MinimumSignificantDigits != nil:
-		return "significantDigits"
-	}
-	return "fractionDigits"
-}
