@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/wardenhq/warden/ipc"
@@ -137,6 +138,16 @@ func ownedAndClosed(path string, st *syscall.Stat_t) error {
 	return nil
 }
 
+// isTempEntry says name is a file being written, not an entry yet: a
+// snapshot the compile child writes (.snapshot-*) or wazero's file cache
+// (KEY.*.tmp), each renamed to its entry's name once whole. Such files
+// are checked as any other but have no digest: no child reads them, and
+// one that another supervisor is writing would differ from one reading
+// to the next.
+func isTempEntry(name string) bool {
+	return strings.HasPrefix(name, ".snapshot-") || strings.HasSuffix(name, ".tmp")
+}
+
 // checkCacheTree checks every entry below cache: only directories and
 // regular files, owned by the supervisor's uid, not writable by group or
 // others. With fix it sets directories to 0755 and files to 0644 (wazero
@@ -144,10 +155,17 @@ func ownedAndClosed(path string, st *syscall.Stat_t) error {
 // read); with digest it returns each file's SHA-256, by path relative to
 // cache. Each entry is opened without following symbolic links and
 // checked through its descriptor, so a swap between the walk and the
-// check is caught.
+// check is caught. An entry gone between the listing and its opening is
+// no longer in the cache and is passed over: another supervisor sharing
+// the directory renamed or removed its temporary file (its compile
+// child writes the snapshot as .snapshot-* and renames it).
+// Temporary files get no digest (isTempEntry).
 func checkCacheTree(cache string, fix, digest bool) (map[string]string, error) {
 	sums := map[string]string{}
 	err := filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err != nil && path != cache && errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("supervisor: compilation cache: %w", err)
 		}
@@ -158,6 +176,9 @@ func checkCacheTree(cache string, fix, digest bool) (map[string]string, error) {
 			return &CacheError{path, "neither a directory nor a regular file (symbolic links are refused): remove it"}
 		}
 		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("supervisor: compilation cache: %w", err)
 		}
@@ -182,7 +203,7 @@ func checkCacheTree(cache string, fix, digest bool) (map[string]string, error) {
 				return fmt.Errorf("supervisor: compilation cache: %w", err)
 			}
 		}
-		if digest && !isDir {
+		if digest && !isDir && !isTempEntry(d.Name()) {
 			sum, err := ipc.CacheDigest(f)
 			if err != nil {
 				return fmt.Errorf("supervisor: compilation cache: %s: %w", path, err)
