@@ -53,8 +53,10 @@ const reExec = RegExp.prototype.exec;
 const DOMExceptionI = web.DOMException;
 const domProto = DOMExceptionI.prototype;
 function isDOMException(e) { return e !== null && typeof e === "object" && getPrototypeOf(e) === domProto; }
+// The natives' options, each as an own property: an option missing here
+// would be read from Object.prototype, where guest code can put a getter.
 const base64Options = freeze({ alphabet: "base64", lastChunkHandling: "loose" });
-const base64Out = freeze({ alphabet: "base64" });
+const base64Out = freeze({ alphabet: "base64", omitPadding: false });
 
 // Node's errors carry a code (ERR_...) besides their class and message.
 function nodeError(Ctor, code, message) {
