@@ -85,13 +85,15 @@ func FuzzDecodeExecuteBody(f *testing.F) {
 	})
 }
 
-// normal is b with its input compacted (encoding/json re-indents
-// nothing but may drop the input's whitespace).
+// normal is b with its input compacted and HTML-escaped, as
+// encoding/json writes a RawMessage: it drops the input's whitespace
+// and writes <, >, &, U+2028 and U+2029 as \u escapes.
 func normal(b executeBody) executeBody {
 	if len(b.Input) > 0 {
-		var c bytes.Buffer
+		var c, e bytes.Buffer
 		json.Compact(&c, b.Input)
-		b.Input = c.Bytes()
+		json.HTMLEscape(&e, c.Bytes())
+		b.Input = e.Bytes()
 	}
 	if len(b.Modules) == 0 {
 		b.Modules = nil
