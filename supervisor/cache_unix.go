@@ -157,16 +157,15 @@ func isTempEntry(name string) bool {
 // checked through its descriptor, so a swap between the walk and the
 // check is caught. An entry gone between the listing and its opening is
 // no longer in the cache and is passed over: another supervisor sharing
-// the directory renamed or removed its temporary file (its compile
-// child writes the snapshot as .snapshot-* and renames it).
-// Temporary files get no digest (isTempEntry).
+// the directory renamed or removed its temporary file; temporary files
+// get no digest (isTempEntry).
 func checkCacheTree(cache string, fix, digest bool) (map[string]string, error) {
 	sums := map[string]string{}
 	err := filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
-		if err != nil && path != cache && errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
 		if err != nil {
+			if path != cache && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			return fmt.Errorf("supervisor: compilation cache: %w", err)
 		}
 		if path == cache {

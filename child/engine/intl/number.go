@@ -421,7 +421,6 @@ func isWellFormedUnit(u string) bool {
 // roundValue is FormatNumericToString's rounding: x (non-negative
 // magnitude, sign kept) rounded as r's digit options say, and the count
 // of fraction digits to show.
-
 func (r *numberResolved) roundValue(x decimal) (decimal, int) {
 	mode := roundingMode(r.RoundingMode)
 	precision := func() (decimal, int, int) {
